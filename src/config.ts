@@ -1,0 +1,204 @@
+/**
+ * Environment -> typed, validated, frozen configuration. The only module that reads process.env.
+ * A bad value stops the start with a message naming the variable.
+ */
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === "" ? fallback : v;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string | undefined): string | undefined {
+  const v = optional(env, name) ?? fallback;
+  if (v === undefined) return undefined;
+  try {
+    const u = new URL(v);
+    if (!["http:", "https:"].includes(u.protocol)) throw new Error();
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${v}"`);
+  }
+  return v.replace(/\/+$/, "");
+}
+
+export interface OAuthProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string;
+  scope: string;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Public base URL of this service: portal links and campaign_filename are built from it. */
+  publicUrl: string;
+  databaseUrl: string;
+  logLevel: string;
+  bodyLimit: number;
+  apiRateLimitPerMinute: number;
+  trustProxy: boolean;
+  /** Key used to sign portal state (CSRF tokens, OAuth state). Random per process when not set. */
+  portalSecret: string | undefined;
+  portalLoginRateLimitPerMinute: number;
+  /**
+   * CoovaChilli `uamsecret` shared by every Coova gateway of this service. When set, the portal
+   * requires and verifies `md` on gateway redirects and uses it to encode the logon password.
+   */
+  coovaUamSecret: string | undefined;
+  radius: {
+    enabled: boolean;
+    host: string;
+    authPort: number;
+    acctPort: number;
+    requireMessageAuthenticator: boolean;
+    returningGuestDays: number;
+    interimInterval: number;
+    credentialTtlSeconds: number;
+  };
+  oauth: Partial<Record<"facebook" | "twitter" | "instagram" | "linkedin", OAuthProviderConfig>>;
+  twilio: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
+  smsCodeTtlSeconds: number;
+  smsMaxAttempts: number;
+}
+
+const OAUTH_DEFAULTS: Record<keyof Config["oauth"], Omit<OAuthProviderConfig, "clientId" | "clientSecret">> = {
+  facebook: {
+    authorizeUrl: "https://www.facebook.com/v19.0/dialog/oauth",
+    tokenUrl: "https://graph.facebook.com/v19.0/oauth/access_token",
+    userinfoUrl: "https://graph.facebook.com/me?fields=id,name,email,first_name,last_name,gender,locale,picture",
+    scope: "public_profile email",
+  },
+  twitter: {
+    authorizeUrl: "https://twitter.com/i/oauth2/authorize",
+    tokenUrl: "https://api.twitter.com/2/oauth2/token",
+    userinfoUrl: "https://api.twitter.com/2/users/me",
+    scope: "users.read tweet.read",
+  },
+  instagram: {
+    authorizeUrl: "https://api.instagram.com/oauth/authorize",
+    tokenUrl: "https://api.instagram.com/oauth/access_token",
+    userinfoUrl: "https://graph.instagram.com/me?fields=id,username",
+    scope: "user_profile",
+  },
+  linkedin: {
+    authorizeUrl: "https://www.linkedin.com/oauth/v2/authorization",
+    tokenUrl: "https://www.linkedin.com/oauth/v2/accessToken",
+    userinfoUrl: "https://api.linkedin.com/v2/userinfo",
+    scope: "openid profile email",
+  },
+};
+
+function oauthProvider(env: Env, key: keyof Config["oauth"]): OAuthProviderConfig | undefined {
+  const P = key.toUpperCase();
+  const clientId = optional(env, `${P}_CLIENT_ID`);
+  const clientSecret = optional(env, `${P}_CLIENT_SECRET`);
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) {
+    throw new ConfigError(`${P}_CLIENT_ID and ${P}_CLIENT_SECRET must be set together`);
+  }
+  const d = OAUTH_DEFAULTS[key];
+  return {
+    clientId,
+    clientSecret,
+    authorizeUrl: url(env, `${P}_AUTHORIZE_URL`, d.authorizeUrl)!,
+    tokenUrl: url(env, `${P}_TOKEN_URL`, d.tokenUrl)!,
+    userinfoUrl: url(env, `${P}_USERINFO_URL`, d.userinfoUrl)!,
+    scope: str(env, `${P}_SCOPE`, d.scope),
+  };
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const port = int(env, "PORT", 3000, 0, 65535);
+  const databaseUrl = str(env, "DATABASE_URL", "sqlite:./data/guestwifi.db");
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
+  }
+  const logLevel = str(env, "LOG_LEVEL", "info");
+  if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  const twilioSid = optional(env, "TWILIO_ACCOUNT_SID");
+  const twilioToken = optional(env, "TWILIO_AUTH_TOKEN");
+  const twilioFrom = optional(env, "TWILIO_FROM");
+  if ((twilioSid || twilioToken || twilioFrom) && !(twilioSid && twilioToken && twilioFrom)) {
+    throw new ConfigError("TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM must be set together");
+  }
+  const oauth: Config["oauth"] = {};
+  for (const k of Object.keys(OAUTH_DEFAULTS) as (keyof Config["oauth"])[]) {
+    const p = oauthProvider(env, k);
+    if (p) oauth[k] = p;
+  }
+  const portalSecret = optional(env, "PORTAL_SECRET");
+  if (portalSecret !== undefined && portalSecret.length < 16) {
+    throw new ConfigError("PORTAL_SECRET must be at least 16 characters");
+  }
+  const coovaUamSecret = optional(env, "COOVA_UAM_SECRET");
+  if (coovaUamSecret !== undefined && coovaUamSecret.length > 128) {
+    throw new ConfigError("COOVA_UAM_SECRET may be at most 128 characters");
+  }
+  const config: Config = {
+    host: str(env, "HOST", "0.0.0.0"),
+    port,
+    publicUrl: url(env, "PUBLIC_URL", `http://localhost:${port}`)!,
+    databaseUrl,
+    logLevel,
+    bodyLimit: int(env, "BODY_LIMIT", 65536, 1024, 10 * 1024 * 1024),
+    apiRateLimitPerMinute: int(env, "API_RATE_LIMIT_PER_MINUTE", 0, 0, 10_000_000),
+    trustProxy: bool(env, "TRUST_PROXY", false),
+    portalSecret,
+    portalLoginRateLimitPerMinute: int(env, "PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE", 20, 0, 1_000_000),
+    coovaUamSecret,
+    radius: {
+      enabled: bool(env, "RADIUS_ENABLED", true),
+      host: str(env, "RADIUS_HOST", "0.0.0.0"),
+      authPort: int(env, "RADIUS_AUTH_PORT", 1812, 0, 65535),
+      acctPort: int(env, "RADIUS_ACCT_PORT", 1813, 0, 65535),
+      requireMessageAuthenticator: bool(env, "RADIUS_REQUIRE_MESSAGE_AUTHENTICATOR", true),
+      returningGuestDays: int(env, "RADIUS_RETURNING_GUEST_DAYS", 30, 0, 3650),
+      interimInterval: int(env, "RADIUS_INTERIM_INTERVAL", 300, 60, 86400),
+      credentialTtlSeconds: int(env, "RADIUS_CREDENTIAL_TTL", 300, 10, 86400),
+    },
+    oauth,
+    twilio:
+      twilioSid && twilioToken && twilioFrom
+        ? {
+            baseUrl: url(env, "TWILIO_API_BASE_URL", "https://api.twilio.com")!,
+            accountSid: twilioSid,
+            authToken: twilioToken,
+            from: twilioFrom,
+          }
+        : undefined,
+    smsCodeTtlSeconds: int(env, "SMS_CODE_TTL", 600, 30, 86400),
+    smsMaxAttempts: int(env, "SMS_MAX_ATTEMPTS", 5, 1, 100),
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,92 @@
+/** Dialect factory: `sqlite:<path>` (embedded default) or `postgres://...`. */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+export type DB = Kysely<Database>;
+
+// int8 (COUNT, SUM, bigint columns) as JavaScript numbers: our counters stay below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: schema to use (tests isolate themselves this way). */
+  searchPath?: string;
+  poolSize?: number;
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small indexed query.
+ * Statements are cached by SQL text (queries are parameterised, so the set of texts is small).
+ * Every statement that may write bumps `tracker.localWrites`, which read caches use (see below).
+ */
+function withStatementCache(sqlite: SQLite.Database, tracker: { localWrites: number }, max = 500): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  const countWrites = (stmt: SQLite.Statement): SQLite.Statement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          tracker.localWrites++;
+          return value.apply(target, args);
+        };
+      },
+    });
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop === "prepare") {
+        return (source: string) => {
+          let stmt = cache.get(source);
+          if (!stmt) {
+            stmt = prepare(source);
+            if (!/^\s*select\b/i.test(source)) stmt = countWrites(stmt);
+            if (cache.size >= max) cache.clear();
+            cache.set(source, stmt);
+          }
+          return stmt;
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const generations = new WeakMap<object, () => string>();
+
+/**
+ * A token that changes whenever the database may have changed: this process's writes, or a commit by
+ * another connection (SQLite's data_version). Undefined on PostgreSQL, where other instances write
+ * unseen, so nothing may be cached there.
+ */
+export function changeGeneration(db: DB): string | undefined {
+  return generations.get(db)?.();
+}
+
+export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
+  if (url.startsWith("sqlite:")) {
+    const file = url.slice("sqlite:".length) || ":memory:";
+    if (file !== ":memory:") mkdirSync(dirname(resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma("foreign_keys = ON");
+    const tracker = { localWrites: 0 };
+    const dataVersion = sqlite.prepare("pragma data_version").pluck();
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, tracker) }) });
+    generations.set(db, () => `${tracker.localWrites}:${dataVersion.get()}`);
+    return db;
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    options: opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined,
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,28 @@
+/**
+ * The one place that knows which database we are on. Everything dialect-specific is named here.
+ */
+import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from "kysely";
+
+export type DialectName = "sqlite" | "postgres";
+
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+}
+
+/** An auto-incrementing integer primary key on either dialect. */
+export function idColumnType(db: Kysely<any>) {
+  return dialectOf(db) === "postgres" ? ("serial" as const) : ("integer" as const);
+}
+
+export function idColumn(db: Kysely<any>) {
+  return (c: ColumnDefinitionBuilder) =>
+    dialectOf(db) === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement();
+}
+
+/** Counters that can pass 2^31 (bytes, seconds). pg returns int8 as string; the pool parses it. */
+export const BIG = "bigint" as const;
+
+/** `col + n` as an expression, for atomic counters in upserts. */
+export function increment(column: string, by: number | bigint = 1) {
+  return sql<number>`${sql.ref(column)} + ${by}`;
+}

@@ -1,0 +1,243 @@
+/** Row types of every table, for Kysely. Mirrors migrations/. */
+import type { Generated } from "kysely";
+
+export interface AccountsTable {
+  id: Generated<number>;
+  email: string;
+  created_at: string;
+}
+
+export interface SubUsersTable {
+  id: Generated<number>;
+  account_id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string | null;
+  password_hash: string;
+  quickreport: number;
+  readonly: number;
+  quickreport_location_id: number;
+  date_created: string;
+  last_modified: string;
+}
+
+export interface ApiIdentifiersTable {
+  id: Generated<number>;
+  account_id: number;
+  sub_user_id: number | null;
+  token_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CampaignsTable {
+  id: Generated<number>;
+  account_id: number | null;
+  name: string;
+  ssid: string;
+  payload: string;
+  filename: string;
+  date_created: string;
+  last_modified: string;
+  deleted: number;
+}
+
+export interface LocationsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  address1: string;
+  town: string;
+  state: string;
+  zipcode: string;
+  country: string;
+  phone_number: string;
+  timezone: string;
+  latitude: number | null;
+  longitude: number | null;
+  website: string | null;
+  portal_slug: string;
+  default_campaign_id: number | null;
+  date_created: string;
+  last_modified: string;
+  deleted: number;
+}
+
+export interface LocationOptionsTable {
+  location_id: number;
+  session_time_limit: number;
+  max_bandwidth_down: number;
+  max_bandwidth_up: number;
+  daily_bandwidth_cap: number;
+  content_filter: number;
+  dns_server_1: string;
+  dns_server_2: string;
+  whitelist: string;
+  blacklist: string;
+  updated_at: string;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  account_id: number;
+  location_id: number | null;
+  model_id: string;
+  name: string;
+  mac_address: string;
+  wan_ip: Generated<string>;
+  radius_secret: string;
+  upgrade: Generated<number>;
+  last_upgraded: string | null;
+  wifi_channel: Generated<string>;
+  firmware_version: Generated<string>;
+  status: Generated<string>;
+  sync_response: Generated<string>;
+  last_heard_at: string | null;
+  create_date: string;
+  update_date: string;
+}
+
+export interface GuestsTable {
+  id: Generated<number>;
+  account_id: number;
+  social_network: string;
+  network_user_id: string;
+  email: Generated<string>;
+  full_name: Generated<string>;
+  username: Generated<string>;
+  gender: Generated<string>;
+  phone_number: Generated<string>;
+  birthdate: Generated<string>;
+  age: Generated<string>;
+  locale: Generated<string>;
+  picture_url: Generated<string>;
+  radius_session_total_time: Generated<number>;
+  radius_total_bandwidth_input: Generated<number>;
+  radius_total_bandwidth_output: Generated<number>;
+  radius_session_first_datetime: string | null;
+  radius_session_last_datetime: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LoginsTable {
+  id: Generated<number>;
+  account_id: number;
+  guest_id: number;
+  location_id: number;
+  campaign_id: number;
+  device_id: number | null;
+  login_type: string;
+  client_mac: string;
+  user_agent: string;
+  browser_name: string;
+  os_name: string;
+  os_version: string;
+  device_type: string;
+  device_brand: string;
+  logged_at: string;
+  local_day: string;
+}
+
+export interface GuestLocationsTable {
+  guest_id: number;
+  location_id: number;
+  campaign_id: number;
+  first_login_at: string;
+}
+
+export interface GuestMacsTable {
+  account_id: number;
+  client_mac: string;
+  guest_id: number;
+  last_login_at: string;
+}
+
+export interface DailyLoginsTable {
+  location_id: number;
+  day: string;
+  login_type: string;
+  count: number;
+}
+
+export interface DailyVisitorsTable {
+  location_id: number;
+  day: string;
+  guest_id: number;
+}
+
+export interface DailyVisitsTable {
+  location_id: number;
+  day: string;
+  count: number;
+}
+
+export interface DailyUsageTable {
+  guest_id: number;
+  location_id: number;
+  day: string;
+  octets: number;
+}
+
+export interface PortalCredentialsTable {
+  id: Generated<number>;
+  username: string;
+  password: string;
+  guest_id: number;
+  location_id: number;
+  device_id: number | null;
+  client_mac: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface RadiusSessionsTable {
+  id: Generated<number>;
+  device_id: number;
+  guest_id: number | null;
+  location_id: number | null;
+  acct_session_id: string;
+  username: string;
+  client_mac: string;
+  started_at: string;
+  updated_at: string;
+  stopped_at: string | null;
+  session_time: number;
+  input_octets: number;
+  output_octets: number;
+  terminate_cause: string | null;
+}
+
+export interface SmsCodesTable {
+  id: Generated<number>;
+  location_id: number;
+  phone_number: string;
+  code_hash: string;
+  attempts: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  sub_users: SubUsersTable;
+  api_identifiers: ApiIdentifiersTable;
+  campaigns: CampaignsTable;
+  locations: LocationsTable;
+  location_options: LocationOptionsTable;
+  devices: DevicesTable;
+  guests: GuestsTable;
+  logins: LoginsTable;
+  guest_locations: GuestLocationsTable;
+  guest_macs: GuestMacsTable;
+  daily_logins: DailyLoginsTable;
+  daily_visitors: DailyVisitorsTable;
+  daily_visits: DailyVisitsTable;
+  daily_usage: DailyUsageTable;
+  portal_credentials: PortalCredentialsTable;
+  radius_sessions: RadiusSessionsTable;
+  sms_codes: SmsCodesTable;
+}

@@ -1,0 +1,228 @@
+/**
+ * Request parameter validation. Each route declares one TypeBox object schema for its parameters;
+ * that schema validates the merged query+body, types the handler, and documents the route.
+ * Every failing parameter is reported at once, in the sentences of errors.ts.
+ */
+import { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
+import { Ajv, type ErrorObject } from "ajv";
+import { type ErrorBag, msg } from "../errors.js";
+import { isCountryCode } from "./countries.js";
+
+const MAX_ID = 2147483647;
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, verbose: true });
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export function isCalendarDate(s: string): boolean {
+  const m = DATE_RE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d && y >= 1900;
+}
+
+const zoneSet = new Set(Intl.supportedValuesOf("timeZone"));
+/** A real IANA zone in Region/City form (aliases such as Asia/Calcutta included). */
+export function isRegionCityZone(s: string): boolean {
+  if (!/^[A-Za-z]+\/[A-Za-z0-9_+\-/]+$/.test(s) || s.startsWith("Etc/")) return false;
+  if (zoneSet.has(s)) return true;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: s });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isHttpUrl(s: string): boolean {
+  if (!/^https?:\/\//i.test(s)) return false;
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+export function isIp(s: string): boolean {
+  if (IPV4.test(s)) return true;
+  try {
+    return s.includes(":") && new URL(`http://[${s}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+/** Six colon-separated hex pairs (dashes accepted on input); canonical form is upper case. */
+export const MAC_RE = /^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/;
+export function canonicalMac(s: string): string {
+  return s.trim().toUpperCase().replace(/-/g, ":");
+}
+
+const FORMATS: Record<string, { check: (s: string) => boolean; sentence: (p: string) => string }> = {
+  date: { check: isCalendarDate, sentence: msg.date },
+  email: {
+    check: (s) => /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/u.test(s) && s.length <= 254,
+    sentence: (p) => msg.email(p),
+  },
+  country: { check: isCountryCode, sentence: msg.invalid },
+  timezone: { check: isRegionCityZone, sentence: msg.invalid },
+  "phone-us": { check: (s) => /^\(\d{3}\)\d{3}-\d{4}$/.test(s), sentence: msg.format },
+  "phone-intl": { check: (s) => /^\+\d{1,3}\(\d{3}\)\d{3}-\d{4}$/.test(s), sentence: msg.format },
+  mac: { check: (s) => MAC_RE.test(s), sentence: msg.format },
+  "hex-color": { check: (s) => /^([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$/.test(s), sentence: msg.format },
+  "http-url": { check: isHttpUrl, sentence: msg.url },
+  "http-url-or-empty": { check: (s) => s === "" || isHttpUrl(s), sentence: msg.url },
+  ip: { check: isIp, sentence: msg.format },
+  "ip-or-empty": { check: (s) => s === "" || isIp(s), sentence: msg.format },
+  "alpha-num": { check: (s) => /^[\p{L}\p{N}]+$/u.test(s), sentence: msg.alphaNum },
+  ssid: { check: (s) => /^[\p{L}\p{N}#]+$/u.test(s), sentence: msg.format },
+};
+for (const [name, f] of Object.entries(FORMATS)) ajv.addFormat(name, { type: "string", validate: f.check });
+
+/** Field builders shared by every module's schemas. */
+export const F = {
+  id: (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description, "x-error": "invalid" }),
+  idOrZero: (description: string) =>
+    Type.Integer({ minimum: 0, maximum: MAX_ID, description, "x-error": "invalid" }),
+  idList: (description: string) => Type.String({ maxLength: 2000, description, examples: ["1,2,3"] }),
+  date: (description: string) => Type.String({ format: "date", maxLength: 10, description, examples: ["2026-11-01"] }),
+  text: (max: number, description: string, extra: Record<string, unknown> = {}) =>
+    Type.String({ maxLength: max, description, ...extra }),
+  flag: (description: string) =>
+    Type.Union([Type.Literal("0"), Type.Literal("1")], { description, "x-error": "oneOf", "x-values": ["0", "1"] }),
+  bool: (description: string) => Type.Boolean({ description }),
+  identifier: () =>
+    Type.Optional(Type.String({ maxLength: 255, description: "The caller's API identifier (also accepted as an `identifier` header or `Authorization: Bearer`)." })),
+};
+
+/** Turn form strings into the types the schema asks for, strictly ("0x10" is not an integer). */
+function coerce(schema: TObject, input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const prop = schema.properties[key] as TSchema | undefined;
+    if (!prop) continue; // unknown parameters are ignored, as existing clients send extras
+    out[key] = coerceValue(prop, value);
+  }
+  for (const key of (schema.required ?? []) as string[]) {
+    if (typeof out[key] === "string" && (out[key] as string).trim() === "") delete out[key];
+  }
+  return out;
+}
+
+function coerceValue(prop: TSchema, value: unknown): unknown {
+  const type = prop.type as string | undefined;
+  if (type === "integer" || type === "number") {
+    if (typeof value === "string") {
+      const t = value.trim();
+      if (type === "integer" ? /^-?\d{1,20}$/.test(t) : /^-?\d{1,20}(\.\d+)?$/.test(t)) return Number(t);
+      if (t === "") return undefined;
+    }
+    return value;
+  }
+  if (type === "boolean") {
+    if (value === 1 || value === "1" || value === "true") return true;
+    if (value === 0 || value === "0" || value === "false" || value === "") return false;
+    return value;
+  }
+  if (type === "string" || (prop.anyOf && (prop.anyOf as TSchema[]).every((s) => s.type === "string"))) {
+    if (typeof value === "number" && Number.isFinite(value)) return String(value);
+    if (typeof value === "boolean" && prop.anyOf) return value ? "1" : "0";
+  }
+  return value;
+}
+
+function sentenceFor(e: ErrorObject, param: string): string {
+  const schema = (e.parentSchema ?? {}) as Record<string, unknown>;
+  const kind = schema["x-error"] as string | undefined;
+  switch (e.keyword) {
+    case "required":
+      return msg.required(param);
+    case "type": {
+      const t = e.params.type as string;
+      if (kind === "invalid" && t === "integer") return msg.integer(param);
+      return t === "integer"
+        ? msg.integer(param)
+        : t === "boolean"
+          ? msg.boolean(param)
+          : t === "number"
+            ? msg.number(param)
+            : msg.string(param);
+    }
+    case "maxLength":
+      return msg.maxChars(param, e.params.limit as number);
+    case "minLength":
+      return msg.minChars(param, e.params.limit as number);
+    case "format":
+      return (FORMATS[e.params.format as string]?.sentence ?? msg.format)(param);
+    case "minimum":
+    case "maximum":
+      if (kind === "invalid") return msg.invalid(param);
+      return e.keyword === "minimum" ? msg.minValue(param, e.params.limit as number) : msg.maxValue(param, e.params.limit as number);
+    case "anyOf":
+    case "const":
+    case "enum":
+      if (kind === "oneOf") return msg.oneOf(param, (schema["x-values"] as string[]) ?? []);
+      return msg.invalid(param);
+    default:
+      return msg.format(param);
+  }
+}
+
+export type ParamsParser<S extends TObject> = (input: Record<string, unknown>, bag: ErrorBag) => Static<S>;
+
+/** Compile a parameter schema once; the parser adds every failure to the bag and returns the typed value. */
+export function compileParams<S extends TObject>(schema: S): ParamsParser<S> {
+  const validate = ajv.compile(schema);
+  return (input, bag) => {
+    const data = coerce(schema, input);
+    for (const [key, value] of Object.entries(data)) {
+      // PostgreSQL refuses NUL in text; no parameter has a use for control characters of that kind.
+      if (typeof value === "string" && value.includes("\u0000")) bag.add(key, msg.format(key));
+    }
+    if (!validate(data)) {
+      for (const e of validate.errors ?? []) {
+        // anyOf reports each branch too; keep only the summary for that parameter.
+        if (e.schemaPath.includes("/anyOf/")) continue;
+        const param =
+          e.keyword === "required"
+            ? (e.params.missingProperty as string)
+            : e.instancePath.split("/")[1] || "request";
+        bag.add(param, sentenceFor(e, param));
+      }
+    }
+    return data as Static<S>;
+  };
+}
+
+/**
+ * Parse "1, 2,3" into unique positive integer ids, in the order given.
+ * Empty items, non-integers, zero, negatives and values past 2^31-1 are refused.
+ */
+export function parseIdList(value: string | undefined, param: string, bag: ErrorBag, max?: number): number[] {
+  if (value === undefined || bag.has(param)) return [];
+  const parts = value.split(",").map((p) => p.trim());
+  const ids: number[] = [];
+  for (const p of parts) {
+    if (!/^\d{1,10}$/.test(p) || Number(p) < 1 || Number(p) > MAX_ID) {
+      bag.add(param, msg.format(param));
+      return [];
+    }
+    const n = Number(p);
+    if (!ids.includes(n)) ids.push(n);
+  }
+  if (max !== undefined && ids.length > max) {
+    bag.add(param, msg.tooManyIds(param, max));
+    return [];
+  }
+  return ids;
+}
+
+/** to_date >= from_date and within `maxDays` of it. Both must already be valid dates. */
+export function checkDateRange(from: string | undefined, to: string | undefined, maxDays: number, bag: ErrorBag): void {
+  if (!from || !to || bag.has("from_date") || bag.has("to_date")) return;
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+  if (days < 0) bag.add("to_date", msg.dateAfter("to_date", "from_date"));
+  else if (days > maxDays) bag.add("to_date", msg.dateWithin("to_date", maxDays, "from_date"));
+}
