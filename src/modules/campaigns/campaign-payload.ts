@@ -1,0 +1,69 @@
+/**
+ * The campaign payload: a JSON document holding everything the login page needs.
+ * Structure (documented in docs/campaign-payload.md):
+ * {
+ *   "version": 1,
+ *   "ssid": "CafeWiFi",
+ *   "title_text": "Welcome", "footer_text": "...",
+ *   "text_color": "333333", "background": "ffffff",        // hex, no leading #
+ *   "custom_terms": "<p>HTML terms</p>",                      // sanitized when rendered
+ *   "redirect_url": "https://example.com/",                   // where guests go after login
+ *   "login_options": { "facebook": false, "custom": true, "twitter": false, "instagram": false,
+ *                      "linkedin": false, "email": false, "sms": false, "clickthrough": false },
+ *   "custom_fields": { "name": true, "email": true, "phone": false }  // what the custom form asks
+ * }
+ */
+
+export const LOGIN_METHODS = [
+  "facebook",
+  "custom",
+  "twitter",
+  "instagram",
+  "linkedin",
+  "email",
+  "sms",
+  "clickthrough",
+] as const;
+export type LoginMethod = (typeof LOGIN_METHODS)[number];
+
+/** The login_* request parameters of the specification, each naming a method. */
+export const SPEC_LOGIN_PARAMS = ["facebook", "custom", "twitter", "instagram", "linkedin"] as const;
+
+export interface CampaignPayload {
+  version: 1;
+  ssid: string;
+  title_text: string;
+  footer_text: string;
+  text_color: string;
+  background: string;
+  custom_terms: string;
+  redirect_url: string;
+  login_options: Record<LoginMethod, boolean>;
+  custom_fields: { name: boolean; email: boolean; phone: boolean };
+}
+
+export function noLogins(): Record<LoginMethod, boolean> {
+  return Object.fromEntries(LOGIN_METHODS.map((m) => [m, false])) as Record<LoginMethod, boolean>;
+}
+
+/** Reads a stored payload, filling anything missing so the portal never meets a partial one. */
+export function parsePayload(raw: string): CampaignPayload {
+  let p: Partial<CampaignPayload> = {};
+  try {
+    p = JSON.parse(raw) as Partial<CampaignPayload>;
+  } catch {
+    p = {};
+  }
+  return {
+    version: 1,
+    ssid: p.ssid ?? "",
+    title_text: p.title_text ?? "",
+    footer_text: p.footer_text ?? "",
+    text_color: p.text_color ?? "222222",
+    background: p.background ?? "ffffff",
+    custom_terms: p.custom_terms ?? "",
+    redirect_url: p.redirect_url ?? "",
+    login_options: { ...noLogins(), ...(p.login_options ?? {}) },
+    custom_fields: { name: true, email: true, phone: false, ...(p.custom_fields ?? {}) },
+  };
+}

@@ -1,0 +1,66 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+import type { DB } from "../../db/database.js";
+import type { CampaignsTable } from "../../db/schema.js";
+
+export type CampaignRow = Selectable<CampaignsTable>;
+
+export const campaignRepository = {
+  async insert(db: DB, values: Insertable<CampaignsTable>): Promise<number> {
+    const row = await db.insertInto("campaigns").values(values).returning("id").executeTakeFirstOrThrow();
+    return row.id;
+  },
+
+  async update(db: DB, id: number, values: Updateable<CampaignsTable>): Promise<void> {
+    await db.updateTable("campaigns").set(values).where("id", "=", id).execute();
+  },
+
+  /** Campaigns among `ids` the account may read: its own (deleted included) and the built-in templates. */
+  async findReadable(db: DB, accountId: number, ids: number[]): Promise<CampaignRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom("campaigns")
+      .selectAll()
+      .where("id", "in", ids)
+      .where((eb) => eb.or([eb("account_id", "=", accountId), eb("account_id", "is", null)]))
+      .execute();
+  },
+
+  /** The account's own, non-deleted campaign (templates excluded: nobody writes them). */
+  async findOwnedLive(db: DB, accountId: number, id: number): Promise<CampaignRow | undefined> {
+    return db
+      .selectFrom("campaigns")
+      .selectAll()
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .where("deleted", "=", 0)
+      .executeTakeFirst();
+  },
+
+  /** Own non-deleted campaigns and templates, ordered by id. */
+  async listUsable(db: DB, accountId: number): Promise<CampaignRow[]> {
+    return db
+      .selectFrom("campaigns")
+      .selectAll()
+      .where("deleted", "=", 0)
+      .where((eb) => eb.or([eb("account_id", "=", accountId), eb("account_id", "is", null)]))
+      .orderBy("id")
+      .execute();
+  },
+
+  /** Keeps the row (get-campaign still shows it, deleted: 1); lists and writes stop seeing it. */
+  async softDelete(db: DB, id: number, now: string): Promise<void> {
+    await db.updateTable("campaigns").set({ deleted: 1, last_modified: now }).where("id", "=", id).execute();
+  },
+
+  async findById(db: DB, id: number): Promise<CampaignRow | undefined> {
+    return db.selectFrom("campaigns").selectAll().where("id", "=", id).executeTakeFirst();
+  },
+
+  async findByFilename(db: DB, filename: string): Promise<CampaignRow | undefined> {
+    return db.selectFrom("campaigns").selectAll().where("filename", "=", filename).where("deleted", "=", 0).executeTakeFirst();
+  },
+
+  async firstTemplate(db: DB): Promise<CampaignRow> {
+    return db.selectFrom("campaigns").selectAll().where("account_id", "is", null).orderBy("id").limit(1).executeTakeFirstOrThrow();
+  },
+};

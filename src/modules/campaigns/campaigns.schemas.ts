@@ -1,0 +1,99 @@
+import { Type } from "@sinclair/typebox";
+import { F } from "../../http/validation.js";
+
+const Success = Type.Literal("success");
+
+/** The longest login_options string we parse: the eight methods with their values fit in far less. */
+export const LOGIN_OPTIONS_MAX_CHARS = 2000;
+
+export const CampaignWriteParams = Type.Object({
+  identifier: F.identifier(),
+  campaign_id: Type.Optional(F.id("Own campaign to update; omit to create a new one.")),
+  template_campaign_id: Type.Optional(
+    F.id("Required on create: a built-in template or one of the caller's own campaigns to copy."),
+  ),
+  name: F.text(100, "Name of the campaign, letters and digits only.", { format: "alpha-num" }),
+  ssid: Type.Optional(F.text(32, "WiFi network name shown on the login page; letters, digits and #.", { format: "ssid" })),
+  text_color: Type.Optional(F.text(6, "Login page text colour, hex without #.", { format: "hex-color" })),
+  background: Type.Optional(F.text(6, "Login page background colour, hex without #.", { format: "hex-color" })),
+  footer_text: Type.Optional(F.text(1000, "Footer text of the login page.")),
+  title_text: Type.Optional(F.text(255, "Title of the login page.")),
+  custom_terms: Type.Optional(
+    F.text(20000, "Terms shown on the login page. HTML is stored as given and sanitized when rendered."),
+  ),
+  redirect_url: Type.Optional(
+    F.text(2048, "Absolute http(s) URL guests are sent to after login; empty clears it.", { format: "http-url-or-empty" }),
+  ),
+  login_facebook: Type.Optional(F.flag("Facebook login on (1) or off (0).")),
+  login_custom: Type.Optional(F.flag("Custom form login on (1) or off (0).")),
+  login_twitter: Type.Optional(F.flag("Twitter login on (1) or off (0).")),
+  login_instagram: Type.Optional(F.flag("Instagram login on (1) or off (0).")),
+  login_linkedin: Type.Optional(F.flag("LinkedIn login on (1) or off (0).")),
+  // A JSON string in a form, an object in a JSON body; checked key by key by the service.
+  login_options: Type.Optional(
+    Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })], {
+      description:
+        "The complete set of login methods, overriding every login_*: an object (or its JSON text) with keys " +
+        "facebook, custom, twitter, instagram, linkedin, email, sms, clickthrough and values 0, 1, true or false; " +
+        "methods not named are off.",
+      examples: ['{"custom":1,"email":true}'],
+    }),
+  ),
+});
+
+export const CampaignRecord = Type.Object({
+  id: Type.Integer(),
+  campaign_id: Type.Integer(),
+  name: Type.String(),
+  ssid: Type.String(),
+  payload: Type.String({ description: "The campaign's JSON payload (docs/campaign-payload.md)." }),
+  date_created: Type.String(),
+  last_modified: Type.String(),
+  deleted: Type.Integer(),
+  campaign_filename: Type.String(),
+  campaign_url: Type.String({ description: "Where the portal serves this campaign's login page." }),
+  template: Type.Integer({ description: "1 for a built-in template (readable by everyone, writable by nobody)." }),
+  text_color: Type.String(),
+  background: Type.String(),
+  footer_text: Type.String(),
+  title_text: Type.String(),
+  custom_terms: Type.String(),
+  redirect_url: Type.String(),
+  login_facebook: Type.String(),
+  login_custom: Type.String(),
+  login_twitter: Type.String(),
+  login_instagram: Type.String(),
+  login_linkedin: Type.String(),
+  login_options: Type.Object({
+    facebook: Type.Boolean(),
+    custom: Type.Boolean(),
+    twitter: Type.Boolean(),
+    instagram: Type.Boolean(),
+    linkedin: Type.Boolean(),
+    email: Type.Boolean(),
+    sms: Type.Boolean(),
+    clickthrough: Type.Boolean(),
+  }),
+});
+
+export const CampaignWriteResponse = Type.Object({
+  status: Success,
+  message: Type.String(),
+  campaign_id: Type.Integer(),
+  campaign_filename: Type.String(),
+  campaign_url: Type.String(),
+  data: CampaignRecord,
+});
+
+export const GetCampaignParams = Type.Object({
+  identifier: F.identifier(),
+  campaign_ids: F.idList("One campaign id or up to 10 comma-separated ids."),
+});
+
+export const CampaignListParams = Type.Object({ identifier: F.identifier() });
+
+export const CampaignsResponse = Type.Object({ status: Success, data: Type.Array(CampaignRecord) });
+
+export const DeleteCampaignParams = Type.Object({ identifier: F.identifier(), campaign_id: F.id("Own campaign to delete.") });
+
+export const MessageResponse = Type.Object({ status: Success, message: Type.String() });

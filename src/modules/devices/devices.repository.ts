@@ -1,0 +1,38 @@
+import type { Insertable, Selectable } from "kysely";
+import type { DB } from "../../db/database.js";
+import type { DevicesTable } from "../../db/schema.js";
+
+export type DeviceRow = Selectable<DevicesTable>;
+
+export const deviceRepository = {
+  async insert(db: DB, values: Insertable<DevicesTable>): Promise<number> {
+    const row = await db.insertInto("devices").values(values).returning("id").executeTakeFirstOrThrow();
+    return row.id;
+  },
+
+  async findOwned(db: DB, accountId: number, ids: number[]): Promise<DeviceRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom("devices").selectAll().where("account_id", "=", accountId).where("id", "in", ids).execute();
+  },
+
+  async listByAccount(db: DB, accountId: number): Promise<DeviceRow[]> {
+    return db.selectFrom("devices").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
+  },
+
+  async listByLocation(db: DB, locationId: number): Promise<DeviceRow[]> {
+    return db.selectFrom("devices").selectAll().where("location_id", "=", locationId).orderBy("id").execute();
+  },
+
+  async findByMac(db: DB, mac: string): Promise<DeviceRow | undefined> {
+    return db.selectFrom("devices").selectAll().where("mac_address", "=", mac).executeTakeFirst();
+  },
+
+  async assignLocation(db: DB, deviceId: number, locationId: number | null, now: string): Promise<void> {
+    await db.updateTable("devices").set({ location_id: locationId, update_date: now }).where("id", "=", deviceId).execute();
+  },
+
+  /** Marks the device heard from (live_status online for the next 10 minutes). */
+  async markHeard(db: DB, deviceId: number, now: string): Promise<void> {
+    await db.updateTable("devices").set({ last_heard_at: now }).where("id", "=", deviceId).execute();
+  },
+};

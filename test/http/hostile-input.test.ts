@@ -1,0 +1,155 @@
+/**
+ * No input produces a 500 or a half-written record: every API route, read from the OpenAPI document,
+ * gets hostile values in each of its parameters, as a form, as JSON and in the query.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
+import { DIALECTS } from "../helpers/db.js";
+
+const HOSTILE: unknown[] = [
+  "",
+  " ",
+  "x".repeat(10_000),
+  "'; DROP TABLE locations; --",
+  "\" OR 1=1 --",
+  "😀🎉👩‍👩‍👧",
+  "مرحبا بالعالم",
+  "\u202Egnp.exe",
+  "\u0000null\u0000byte",
+  "9007199254740993",
+  "-1",
+  "0",
+  "1,,2",
+  "1,2,3,4,5,6,7,8,9,10,11",
+  "2023-02-30",
+  "1e3",
+  "0x10",
+  "<script>alert(1)</script>",
+  "{\"a\":",
+];
+const JSON_HOSTILE: unknown[] = [null, true, 12.5, 2 ** 60, [], ["1", "2"], { $gt: "" }, { nested: { deep: 1 } }];
+
+interface RouteDoc {
+  path: string;
+  method: "GET" | "POST";
+  params: string[];
+}
+
+function routesFrom(openapi: any): RouteDoc[] {
+  const out: RouteDoc[] = [];
+  for (const [path, item] of Object.entries<any>(openapi.paths)) {
+    if (!path.startsWith("/api/")) continue;
+    for (const method of ["get", "post"] as const) {
+      const op = item[method];
+      if (!op) continue;
+      const params = new Set<string>();
+      for (const p of op.parameters ?? []) params.add(p.name);
+      const body = op.requestBody?.content?.["application/json"]?.schema;
+      for (const k of Object.keys(body?.properties ?? {})) params.add(k);
+      out.push({ path, method: method.toUpperCase() as "GET" | "POST", params: [...params].filter((p) => p !== "identifier") });
+    }
+  }
+  return out;
+}
+
+async function tableCounts(t: TestApp): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of ["locations", "campaigns", "devices", "sub_users", "location_options"] as const) {
+    const r = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    out[table] = Number(r.n);
+  }
+  return out;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`hostile input on every route (${dialect})`, () => {
+    let t: TestApp;
+    let routes: RouteDoc[];
+    before(async () => {
+      t = await createTestApp(dialect);
+      routes = routesFrom((await t.app.inject({ method: "GET", url: "/openapi.json" })).json());
+    });
+    after(async () => t.close());
+
+    it("documents the API routes", () => {
+      assert.ok(routes.length >= 9, `only ${routes.length} routes documented`);
+    });
+
+    it("answers 200 or 400 in the error shape, never 500, and writes nothing on 400", async () => {
+      // A real location so that ids in hostile values sometimes hit something that exists.
+      await t.call("POST", "create-or-update-location", locationParams());
+      for (const route of routes) {
+        for (const param of route.params) {
+          for (const value of [...HOSTILE, ...(route.method === "POST" ? JSON_HOSTILE : [])]) {
+            const asJson = route.method === "POST" && (typeof value !== "string" || value.length % 2 === 0);
+            const before = await tableCounts(t);
+            const res = await t.app.inject({
+              method: route.method,
+              url: route.method === "GET" ? `${route.path}?${new URLSearchParams({ [param]: String(value) })}` : route.path,
+              headers: { identifier: t.identifier, ...(route.method === "POST" && !asJson ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+              payload:
+                route.method === "POST"
+                  ? asJson
+                    ? JSON.stringify({ [param]: value })
+                    : new URLSearchParams({ [param]: String(value) }).toString()
+                  : undefined,
+              ...(asJson ? { headers: { identifier: t.identifier, "content-type": "application/json" } } : {}),
+            });
+            const where = `${route.method} ${route.path} ${param}=${JSON.stringify(value).slice(0, 40)}`;
+            assert.ok(res.statusCode === 200 || res.statusCode === 400, `${where} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+            const body = res.json();
+            if (res.statusCode === 400) {
+              assert.equal(body.status, "error", where);
+              assert.equal(typeof body.message, "object", where);
+              assert.deepEqual(await tableCounts(t), before, `${where} wrote something`);
+            } else {
+              assert.equal(body.status, "success", where);
+            }
+          }
+        }
+      }
+    });
+
+    it("refuses a body over the limit and a wrong content type", async () => {
+      const big = await t.app.inject({
+        method: "POST",
+        url: "/api/create-or-update-location",
+        headers: { identifier: t.identifier, "content-type": "application/json" },
+        payload: JSON.stringify({ location_name: "x".repeat(t.config.bodyLimit + 10) }),
+      });
+      assert.equal(big.statusCode, 413);
+      assert.equal(big.json().status, "error");
+      const xml = await t.app.inject({
+        method: "POST",
+        url: "/api/create-or-update-location",
+        headers: { identifier: t.identifier, "content-type": "application/xml" },
+        payload: "<location/>",
+      });
+      assert.equal(xml.statusCode, 400);
+      assert.match(xml.json().message.body[0], /content type/);
+    });
+
+    it("keeps emoji, right-to-left text and SQL metacharacters as text", async () => {
+      const name = "Café 😀 مقهى '; DROP TABLE x; --";
+      const res = await t.call("POST", "create-or-update-location", locationParams({ location_name: name }), { as: "json" });
+      assert.equal(res.statusCode, 200);
+      const read = await t.call("GET", "get-location", { location_ids: String(res.body.location_id) });
+      assert.equal(read.body.data[0].name, name);
+    });
+
+    it("refuses NUL bytes in otherwise valid text instead of failing in the database", async () => {
+      const res = await t.call("POST", "create-or-update-location", locationParams({ location_name: "a\u0000b" }), { as: "json" });
+      assert.equal(res.statusCode, 400);
+      assert.deepEqual(res.body.message, { location_name: ["The location_name format is invalid."] });
+    });
+
+    it("refuses ids above 2^53 and integers written as floats or hex", async () => {
+      for (const v of ["9007199254740993", "1.5", "0x10", "1e3"]) {
+        const res = await t.call("POST", "delete-location", { location_id: v });
+        assert.equal(res.statusCode, 400, v);
+        assert.ok(res.body.message.location_id, v);
+      }
+    });
+  });
+}
