@@ -1,0 +1,41 @@
+/** Analytics read only the daily aggregates (daily_logins, daily_visits), never the raw logins. */
+import type { DB } from "../../db/database.js";
+
+export interface LocationDayLogins {
+  location_id: number;
+  day: string;
+  login_type: string;
+  count: number;
+}
+
+export interface LocationDayVisits {
+  location_id: number;
+  day: string;
+  count: number;
+}
+
+export const analyticsRepository = {
+  /** Logins per location, local day and login type (primary-key range scans, no sorting). */
+  async loginsByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayLogins[]> {
+    if (locationIds.length === 0) return [];
+    return db
+      .selectFrom("daily_logins")
+      .select(["location_id", "day", "login_type", "count"])
+      .where("location_id", "in", locationIds)
+      .where("day", ">=", fromDay)
+      .where("day", "<=", toDay)
+      .execute();
+  },
+
+  /** Distinct visitors per location and local day. */
+  async visitsByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayVisits[]> {
+    if (locationIds.length === 0) return [];
+    return db
+      .selectFrom("daily_visits")
+      .select(["location_id", "day", "count"])
+      .where("location_id", "in", locationIds)
+      .where("day", ">=", fromDay)
+      .where("day", "<=", toDay)
+      .execute();
+  },
+};

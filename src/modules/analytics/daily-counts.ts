@@ -1,0 +1,92 @@
+/**
+ * Per-day counts of several locations, summed: what both analytics series are made of. Closed days
+ * come from the ClosedDaysCache when it has them; the rest is read from the daily aggregates.
+ */
+import type { DB } from "../../db/database.js";
+import { daysBetween } from "../guests/local-day.js";
+import { LOGIN_TYPES } from "../guests/login-types.js";
+import { analyticsRepository } from "./analytics.repository.js";
+import { type ClosedDaysCache, lastClosedDay } from "./closed-days-cache.js";
+
+/** logins: one number per login type, in the order of LOGIN_TYPES; visits: one number. */
+export type CountKind = "logins" | "visits";
+
+export const WIDTH: Record<CountKind, number> = { logins: LOGIN_TYPES.length, visits: 1 };
+
+const TYPE_INDEX = new Map<string, number>(LOGIN_TYPES.map((t, i) => [t.code, i]));
+
+interface Pending {
+  id: number;
+  /** From this day on, everything is read from the database. */
+  firstDay: string;
+  lastClosed: string;
+}
+
+async function readRows(db: DB, kind: CountKind, ids: number[], from: string, to: string) {
+  if (kind === "visits") return (await analyticsRepository.visitsByLocationDay(db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
+  const rows = await analyticsRepository.loginsByLocationDay(db, ids, from, to);
+  return rows.map((r) => ({ location_id: r.location_id, day: r.day, count: r.count, index: TYPE_INDEX.get(r.login_type) }));
+}
+
+/** Day -> counts summed over `locations`, for the days of [from, to] that have any. */
+export async function dailyCounts(
+  db: DB,
+  cache: ClosedDaysCache,
+  kind: CountKind,
+  locations: { id: number; timezone: string }[],
+  from: string,
+  to: string,
+  now = Date.now(),
+): Promise<Map<string, number[]>> {
+  const width = WIDTH[kind];
+  const days = daysBetween(from, to);
+  const sums = new Map<string, number[]>();
+  const add = (day: string, counts: readonly number[]) => {
+    let s = sums.get(day);
+    if (!s) {
+      s = new Array<number>(width).fill(0);
+      sums.set(day, s);
+    }
+    for (let i = 0; i < width; i++) s[i] += counts[i];
+  };
+
+  const pending: Pending[] = [];
+  for (const loc of locations) {
+    const lastClosed = lastClosedDay(now, loc.timezone);
+    for (const day of days) {
+      const cached = day <= lastClosed ? cache.get(kind, loc.id, day, now) : undefined;
+      if (!cached) {
+        pending.push({ id: loc.id, firstDay: day, lastClosed });
+        break;
+      }
+      add(day, cached);
+    }
+  }
+  if (pending.length === 0) return sums;
+
+  const start = pending.map((p) => p.firstDay).sort()[0]; // YYYY-MM-DD strings sort as days
+  const byLocation = new Map<number, Map<string, number[]>>(pending.map((p) => [p.id, new Map()]));
+  const firstDayOf = new Map(pending.map((p) => [p.id, p.firstDay]));
+  for (const r of await readRows(db, kind, [...byLocation.keys()], start, to)) {
+    if (r.index === undefined || r.day < firstDayOf.get(r.location_id)!) continue;
+    const perDay = byLocation.get(r.location_id)!;
+    let counts = perDay.get(r.day);
+    if (!counts) {
+      counts = new Array<number>(width).fill(0);
+      perDay.set(r.day, counts);
+    }
+    counts[r.index] += Number(r.count);
+  }
+  const zeros: readonly number[] = Object.freeze(new Array<number>(width).fill(0));
+  for (const p of pending) {
+    const perDay = byLocation.get(p.id)!;
+    for (const day of days) {
+      if (day < p.firstDay) continue;
+      const counts = perDay.get(day) ?? zeros;
+      add(day, counts);
+      // Days without any row are remembered too: most closed days of a quiet venue are zeros.
+      if (day <= p.lastClosed) cache.set(kind, p.id, day, counts, now);
+    }
+  }
+  return sums;
+}

@@ -1,0 +1,161 @@
+/**
+ * Recording what guests do: a login through the portal, a visit (a guest connected on a day),
+ * both keeping the daily aggregates that analytics read. The portal, RADIUS and the demo data
+ * generator all record through here, never around it.
+ */
+import type { DB } from "../../db/database.js";
+import { increment } from "../../db/dialect.js";
+import { toDbDatetime } from "../../db/time.js";
+import { localDay } from "./local-day.js";
+import type { LoginType } from "./login-types.js";
+import { parseUserAgent } from "./user-agent.js";
+
+export interface GuestProfileInput {
+  email?: string;
+  full_name?: string;
+  username?: string;
+  gender?: string;
+  phone_number?: string;
+  birthdate?: string;
+  age?: string;
+  locale?: string;
+  picture_url?: string;
+}
+
+export interface LoginInput {
+  accountId: number;
+  locationId: number;
+  /** The location's time zone: the login counts on that local day. */
+  timezone: string;
+  campaignId: number;
+  deviceId: number | null;
+  loginType: LoginType;
+  /** The guest's identity within the login type: the network's user id, or the e-mail / phone for forms. */
+  identity: string;
+  profile: GuestProfileInput;
+  /** Canonical client MAC (upper case, colons), or "" when the gateway did not give one. */
+  clientMac: string;
+  userAgent: string;
+  at?: Date;
+}
+
+const PROFILE_LIMITS: Record<keyof GuestProfileInput, number> = {
+  email: 254,
+  full_name: 255,
+  username: 255,
+  gender: 32,
+  phone_number: 32,
+  birthdate: 10,
+  age: 16,
+  locale: 32,
+  picture_url: 2048,
+};
+
+/** Only the fields given (non-empty), cut to their column sizes: a login never blanks a known field. */
+function profileUpdate(p: GuestProfileInput): GuestProfileInput {
+  const out: GuestProfileInput = {};
+  for (const [k, max] of Object.entries(PROFILE_LIMITS) as [keyof GuestProfileInput, number][]) {
+    const v = p[k];
+    if (typeof v === "string" && v.trim() !== "") out[k] = v.trim().slice(0, max);
+  }
+  return out;
+}
+
+/** Runs `fn` in a new transaction, or in the caller's when `db` already is one (batched writers such as the demo generator). */
+function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+/** Records a login and everything that follows from it, atomically. */
+export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId: number; loginId: number }> {
+  const at = input.at ?? new Date();
+  const now = toDbDatetime(at);
+  const day = localDay(at, input.timezone);
+  const profile = profileUpdate(input.profile);
+  const agent = parseUserAgent(input.userAgent);
+  const identity = input.identity.trim().toLowerCase().slice(0, 255);
+
+  return inTransaction(db, async (trx) => {
+    const guest = await trx
+      .insertInto("guests")
+      .values({
+        account_id: input.accountId,
+        social_network: input.loginType,
+        network_user_id: identity,
+        ...profile,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet({ ...profile, updated_at: now }),
+      )
+      .returning("id")
+      .executeTakeFirstOrThrow();
+
+    const login = await trx
+      .insertInto("logins")
+      .values({
+        account_id: input.accountId,
+        guest_id: guest.id,
+        location_id: input.locationId,
+        campaign_id: input.campaignId,
+        device_id: input.deviceId,
+        login_type: input.loginType,
+        client_mac: input.clientMac,
+        user_agent: input.userAgent.slice(0, 1024),
+        ...agent,
+        logged_at: now,
+        local_day: day,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+
+    await trx
+      .insertInto("guest_locations")
+      .values({ guest_id: guest.id, location_id: input.locationId, campaign_id: input.campaignId, first_login_at: now })
+      .onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing())
+      .execute();
+
+    if (input.clientMac) {
+      await trx
+        .insertInto("guest_macs")
+        .values({ account_id: input.accountId, client_mac: input.clientMac, guest_id: guest.id, last_login_at: now })
+        .onConflict((oc) => oc.columns(["account_id", "client_mac"]).doUpdateSet({ guest_id: guest.id, last_login_at: now }))
+        .execute();
+    }
+
+    await trx
+      .insertInto("daily_logins")
+      .values({ location_id: input.locationId, day, login_type: input.loginType, count: 1 })
+      .onConflict((oc) => oc.columns(["location_id", "day", "login_type"]).doUpdateSet({ count: increment("daily_logins.count") }))
+      .execute();
+
+    await countVisit(trx, input.locationId, day, guest.id);
+    return { guestId: guest.id, loginId: login.id };
+  });
+}
+
+/** Counts the guest as a visitor of the location on that local day, once per day. Returns true the first time. */
+export async function countVisit(db: DB, locationId: number, day: string, guestId: number): Promise<boolean> {
+  const inserted = await db
+    .insertInto("daily_visitors")
+    .values({ location_id: locationId, day, guest_id: guestId })
+    .onConflict((oc) => oc.columns(["location_id", "day", "guest_id"]).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  await db
+    .insertInto("daily_visits")
+    .values({ location_id: locationId, day, count: 1 })
+    .onConflict((oc) => oc.columns(["location_id", "day"]).doUpdateSet({ count: increment("daily_visits.count") }))
+    .execute();
+  return true;
+}
+
+/** A visit without a login (a returning guest let in by RADIUS): counted on the location's local day. */
+export async function recordVisit(
+  db: DB,
+  input: { locationId: number; timezone: string; guestId: number; at?: Date },
+): Promise<boolean> {
+  const day = localDay(input.at ?? new Date(), input.timezone);
+  return inTransaction(db, (trx) => countVisit(trx, input.locationId, day, input.guestId));
+}

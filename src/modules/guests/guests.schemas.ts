@@ -1,0 +1,91 @@
+import { Type } from "@sinclair/typebox";
+import { F } from "../../http/validation.js";
+import { LOGIN_TYPE_CODES } from "./login-types.js";
+
+const Success = Type.Literal("success");
+
+/** At most this many ids in location_ids (social-user-list) and user_ids (get-social-user-profile). */
+export const MAX_GUEST_IDS = 100;
+/** social-user-list: to_date at most this many days after from_date. */
+export const GUEST_LIST_MAX_DAYS = 90;
+
+export const SocialNetwork = Type.Union(
+  LOGIN_TYPE_CODES.map((c) => Type.Literal(c)),
+  {
+    description: "Login type: FBUser, Cuser, IGuser, TWuser, Twilio, FWuser, Muser (and LIuser for LinkedIn).",
+    "x-error": "oneOf",
+    "x-values": LOGIN_TYPE_CODES,
+  },
+);
+
+export const SocialUserListParams = Type.Object({
+  identifier: F.identifier(),
+  location_ids: F.idList(`One location id or up to ${MAX_GUEST_IDS} comma-separated ids (deleted locations allowed).`),
+  campaign_id: Type.Optional(F.id("Only guests who logged in through this campaign in the range.")),
+  from_date: F.date("First day (in each location's own time zone)."),
+  to_date: F.date(`Last day, at most ${GUEST_LIST_MAX_DAYS} days after from_date.`),
+  social_network: Type.Optional(SocialNetwork),
+});
+
+export const SocialUserEntry = Type.Object({
+  social_user_id: Type.Integer(),
+  location_id: Type.Integer(),
+  campaign_id: Type.Integer({ description: "Campaign of the guest's first login at this location." }),
+  added_datetime: Type.String({ description: "The guest's first login at this location (UTC)." }),
+});
+
+export const SocialUserListResponse = Type.Object({ status: Success, data: Type.Array(SocialUserEntry) });
+
+export const SocialUserProfileParams = Type.Object({
+  identifier: F.identifier(),
+  user_ids: F.idList(`One social_user_id or up to ${MAX_GUEST_IDS} comma-separated ids.`),
+});
+
+const Str = Type.String();
+const Int = Type.Integer();
+const Datetime = (description: string) => Type.String({ description: `${description} UTC, or "" when none.` });
+
+/** Every key of the specification's profile entry, typed as it lists them; the rest are strings. */
+export const SocialUserProfile = Type.Object({
+  social_user_id: Int,
+  age: Str,
+  access_token: Type.String({ description: "Always empty: tokens of the social networks are never handed out." }),
+  app_info_id: Type.Integer({ description: "Always 0." }),
+  browser_name: Str,
+  campaign_id: Type.Integer({ description: "Campaign of the latest login." }),
+  campaign_name: Str,
+  device_id: Type.Integer({ description: "Access point of the latest login; 0 when unknown." }),
+  device_mac: Type.String({ description: "MAC of that access point." }),
+  email: Str,
+  full_name: Str,
+  gender: Str,
+  phone_number: Str,
+  birthdate: Str,
+  locale: Str,
+  location_id: Type.Integer({ description: "Location of the latest login." }),
+  location_name: Str,
+  picture_url: Str,
+  location_access: Type.Null(),
+  return: Type.Integer({ description: "Logins after the first one (0 for a guest seen once)." }),
+  radius_session_total_time: Type.Integer({ description: "Seconds online, from RADIUS accounting." }),
+  radius_total_bandwidth_input: Type.Integer({ description: "Octets sent by the guest." }),
+  radius_total_bandwidth_output: Type.Integer({ description: "Octets received by the guest." }),
+  radius_session_first_datetime: Datetime("First RADIUS session,"),
+  radius_session_last_datetime: Datetime("Latest RADIUS session,"),
+  social_network: Str,
+  social_network_id: Type.String({ description: "The guest's id within the network (e-mail or phone for forms)." }),
+  timezone: Type.String({ description: "Time zone of the latest login's location." }),
+  updated_at: Datetime("Last change of the guest record,"),
+  user_id: Type.Integer({ description: "Same as social_user_id." }),
+  user_device_agent: Str,
+  user_device_brand: Str,
+  user_device_os_name: Str,
+  user_device_os_version: Str,
+  user_device_type: Str,
+  user_mac: Type.String({ description: "Client MAC of the latest login." }),
+  username: Str,
+  created_at: Datetime("First seen,"),
+  last_login_datetime: Datetime("Latest login,"),
+});
+
+export const SocialUserProfileResponse = Type.Object({ status: Success, data: Type.Array(SocialUserProfile) });
