@@ -1,0 +1,135 @@
+/** The guestwifi command as an operator runs it: a real process, a real database, real signals. */
+import assert from "node:assert/strict";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { after, before, describe, it } from "node:test";
+import { sql } from "kysely";
+import { createDatabase } from "../../src/db/database.js";
+import { DIALECTS, PG_URL } from "../helpers/db.js";
+
+const run = promisify(execFile);
+const BIN = join(process.cwd(), "bin/guestwifi.js");
+
+function waitForLine(child: ChildProcess, re: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`no line matching ${re} in ${ms} ms; got:\n${seen}`)), ms);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const m = seen.match(re);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`exited with ${code} before ${re}; got:\n${seen}`)));
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`guestwifi command (${dialect})`, () => {
+    let url: string;
+    let cleanup: () => Promise<void>;
+    before(async () => {
+      const tag = randomBytes(5).toString("hex");
+      if (dialect === "sqlite") {
+        const file = join(tmpdir(), `guestwifi-cli-${tag}.db`);
+        url = `sqlite:${file}`;
+        cleanup = async () => {
+          for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+        };
+      } else {
+        const schema = `cli_${tag}`;
+        const admin = createDatabase(PG_URL, { poolSize: 1 });
+        await sql`create schema ${sql.id(schema)}`.execute(admin);
+        url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+        cleanup = async () => {
+          await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+          await admin.destroy();
+        };
+      }
+    });
+    after(async () => cleanup());
+
+    const env = () => ({ ...process.env, DATABASE_URL: url, LOG_LEVEL: "silent", RADIUS_ENABLED: "false" });
+
+    it("migrates, then says the database is up to date", async () => {
+      const first = await run(process.execPath, [BIN, "migrate"], { env: env() });
+      assert.match(first.stdout, /applied: .*initial/);
+      const second = await run(process.execPath, [BIN, "migrate"], { env: env() });
+      assert.match(second.stdout, /up to date/);
+    });
+
+    it("creates an account and prints its identifier as JSON", async () => {
+      const { stdout } = await run(process.execPath, [BIN, "account", "create", "--email", `ops-${dialect}@example.com`, "--json"], { env: env() });
+      const out = JSON.parse(stdout);
+      assert.equal(typeof out.account_id, "number");
+      assert.match(out.identifier, /^[A-Za-z0-9_-]{43}$/);
+      await assert.rejects(
+        run(process.execPath, [BIN, "account", "create", "--email", `ops-${dialect}@example.com`], { env: env() }),
+        (err: { stderr: string; code: number }) => err.code === 1 && /already exists/.test(err.stderr),
+      );
+    });
+
+    it("refuses unknown commands and bad flags with a usage message", async () => {
+      await assert.rejects(run(process.execPath, [BIN, "frobnicate"], { env: env() }), (err: { stderr: string }) =>
+        /unknown command/.test(err.stderr) && /Usage:/.test(err.stderr),
+      );
+      await assert.rejects(run(process.execPath, [BIN, "account", "create"], { env: env() }), (err: { stderr: string }) => /--email/.test(err.stderr));
+      await assert.rejects(run(process.execPath, [BIN, "migrate"], { env: { ...env(), PORT: "http" } }), (err: { stderr: string }) => /PORT must be an integer/.test(err.stderr));
+    });
+
+    it("serves, answers /healthz with a usable identifier, and stops cleanly on SIGTERM", async () => {
+      const child = spawn(process.execPath, [BIN, "serve"], { env: { ...env(), PORT: "0", HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
+      try {
+        const [, port] = await waitForLine(child, /serving http:\/\/127\.0\.0\.1:(\d+)/);
+        const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+        assert.equal(health.status, 200);
+        const { stdout } = await run(process.execPath, [BIN, "account", "create", "--email", `serve-${dialect}@example.com`, "--json"], { env: env() });
+        const { identifier } = JSON.parse(stdout);
+        const list = await fetch(`http://127.0.0.1:${port}/api/location-list`, { headers: { identifier } });
+        assert.equal(list.status, 200);
+        assert.deepEqual(await list.json(), { status: "success", data: [] });
+        const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+        const t0 = Date.now();
+        child.kill("SIGTERM");
+        assert.equal(await exited, 0);
+        assert.ok(Date.now() - t0 < 5000, "took longer than 5 s to stop");
+      } finally {
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+    });
+  });
+}
+
+describe("first start on an empty database", () => {
+  it("creates an account and prints its identifier once", async () => {
+    const file = join(tmpdir(), `guestwifi-first-${randomBytes(5).toString("hex")}.db`);
+    const env = { ...process.env, DATABASE_URL: `sqlite:${file}`, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", RADIUS_ENABLED: "false" };
+    try {
+      for (const expectIdentifier of [true, false]) {
+        const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        child.stdout!.on("data", (c: Buffer) => {
+          out += c.toString();
+        });
+        const [, port] = await waitForLine(child, /serving http:\/\/127\.0\.0\.1:(\d+)/);
+        const m = out.match(/identifier \(shown once, store it now\):\s+(\S+)/);
+        assert.equal(Boolean(m), expectIdentifier, out);
+        if (m) {
+          const res = await fetch(`http://127.0.0.1:${port}/api/location-list`, { headers: { identifier: m[1] } });
+          assert.equal(res.status, 200);
+        }
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+    } finally {
+      for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+    }
+  });
+});
