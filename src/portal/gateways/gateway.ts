@@ -1,0 +1,76 @@
+/**
+ * What a gateway tells the portal when it sends a guest, and where the portal may send the guest
+ * back. Only addresses the gateway vouched for become redirect targets: a login page that
+ * redirects wherever its query string says is a phishing tool.
+ */
+import { BlockList, isIP } from "node:net";
+import { type CoovaState, parseCoova } from "./coova.js";
+import { type MerakiState, parseMeraki } from "./meraki.js";
+
+export type GatewayState = CoovaState | MerakiState;
+
+/** A gateway redirect, parsed; the AP still has to be found among registered devices. */
+export interface GatewayArrival {
+  state: GatewayState;
+  /** The access point's MAC (canonical), by which the device is found. */
+  apMac: string;
+  /** The guest's MAC (canonical), or "" when the gateway gave none. */
+  clientMac: string;
+  /** Coova's `res` (notyet, success, already, failed, logoff); undefined for Meraki. */
+  result?: string;
+  /** The host the hand-off will go to, checked against the AP's known address. */
+  targetHost: string;
+}
+
+export type GatewayParse = { kind: "none" } | { kind: "arrival"; arrival: GatewayArrival } | { kind: "refused"; reason: string };
+
+export interface GatewayParseInput {
+  query: Record<string, unknown>;
+  /** The page URL as the gateway built it (public base + raw path and query), for Coova's `md`. */
+  rawUrls: string[];
+  coovaUamSecret: string | undefined;
+}
+
+/** Reads the gateway parameters of a page request, if any. */
+export function parseGateway(input: GatewayParseInput): GatewayParse {
+  const q = input.query;
+  if (q.uamip !== undefined || q.challenge !== undefined) return parseCoova(q, input.rawUrls, input.coovaUamSecret);
+  if (q.base_grant_url !== undefined) return parseMeraki(q);
+  return { kind: "none" };
+}
+
+const LOCAL = new BlockList();
+for (const [net, bits] of [
+  ["10.0.0.0", 8],
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+] as const) {
+  LOCAL.addSubnet(net, bits, "ipv4");
+}
+LOCAL.addAddress("::1", "ipv6");
+LOCAL.addSubnet("fc00::", 7, "ipv6");
+LOCAL.addSubnet("fe80::", 10, "ipv6");
+
+/** Private, carrier-grade NAT, loopback or link-local: where a captive gateway's own web server lives. */
+export function isLocalAddress(ip: string): boolean {
+  const v = isIP(ip);
+  if (v === 4) return LOCAL.check(ip, "ipv4");
+  if (v === 6) return LOCAL.check(ip, "ipv6");
+  return false;
+}
+
+/**
+ * Whether the hand-off target is one this AP vouches for. Coova: the gateway's own LAN address
+ * (private or loopback) or the AP's registered address. Meraki: Meraki's cloud
+ * (`*.network-auth.com`, https) or the AP's registered address.
+ */
+export function targetAllowed(arrival: GatewayArrival, apAddress: string): boolean {
+  const host = arrival.targetHost.replace(/^\[|\]$/g, "").toLowerCase();
+  const known = apAddress.trim().toLowerCase();
+  if (known !== "" && host === known) return true;
+  if (arrival.state.kind === "coova") return isLocalAddress(host);
+  return arrival.state.grant.startsWith("https://") && (host === "network-auth.com" || host.endsWith(".network-auth.com"));
+}

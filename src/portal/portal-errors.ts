@@ -1,0 +1,52 @@
+/**
+ * The portal's failures, as AppErrors from one catalogue (rendered by the app's one error
+ * handler), and how that handler shows them to a guest: a friendly HTML page when the browser
+ * asks for HTML, the API's JSON shape otherwise.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "../errors.js";
+import { PORTAL_PREFIX } from "./portal-urls.js";
+import { newNonce, setPortalHeaders } from "./portal-headers.js";
+import { errorPage } from "./views/message-page.view.js";
+
+const e = (status: number, sentence: string, headers?: Record<string, string>) =>
+  new AppError(status, { portal: [sentence] }, headers);
+
+export const portalErrors = {
+  pageNotFound: () => e(404, "This WiFi login page does not exist. Please check the address or ask a member of staff."),
+  gatewayRefused: () =>
+    e(400, "Your WiFi access point sent an incomplete or invalid request. Please disconnect and reconnect to the WiFi."),
+  unknownAccessPoint: () =>
+    e(403, "This WiFi access point is not registered for this login page. Please ask a member of staff."),
+  sessionExpired: () => e(403, "This login page has expired. Please go back, reload the page and try again."),
+  notOnWifi: () => e(400, "This is a preview of the login page. Connect to the WiFi to log in."),
+  methodUnavailable: () => e(400, "This login method is not available here. Please choose another one."),
+  rateLimited: (retryAfter: number) =>
+    e(429, `Too many login attempts. Please try again in ${retryAfter} seconds.`, { "retry-after": String(retryAfter) }),
+  providerFailed: (provider: string) =>
+    e(502, `We could not complete the login with ${provider[0].toUpperCase()}${provider.slice(1)}. Please try again or choose another method.`),
+  smsFailed: () => e(502, "We could not send the text message. Please check the number or choose another login method."),
+  smsTooMany: (minutes: number) =>
+    e(429, `Several codes were already sent to this number. Please use the latest one, or try again in ${minutes} minutes.`, {
+      "retry-after": String(minutes * 60),
+    }),
+};
+
+/** Whether the app's error handler should answer this request with the portal's HTML page. */
+export function wantsPortalHtml(request: FastifyRequest): boolean {
+  return request.url.startsWith(PORTAL_PREFIX) && (request.headers.accept ?? "").includes("text/html");
+}
+
+/** Renders an error for a guest's browser; called by the app's error and not-found handlers. */
+export function sendPortalError(reply: FastifyReply, err: AppError): string {
+  const nonce = newNonce();
+  setPortalHeaders(reply, nonce, []);
+  reply.code(err.statusCode).headers(err.headers).type("text/html; charset=utf-8");
+  const sentences =
+    err.statusCode >= 500 && err.statusCode !== 502
+      ? ["Something went wrong on our side. Please try again in a moment."]
+      : err.statusCode === 404 && !err.messages.portal
+        ? ["This page does not exist."]
+        : Object.values(err.messages).flat();
+  return errorPage({ nonce, statusCode: err.statusCode, sentences });
+}

@@ -1,0 +1,71 @@
+/**
+ * What guests type into the login forms, checked. Errors are keyed by the input's id on the page
+ * so the page can show each next to its field.
+ */
+import type { GuestProfileInput } from "../modules/guests/guest-activity.service.js";
+
+export type FormErrors = Record<string, string>;
+
+export interface FormResult {
+  errors: FormErrors;
+  /** Identity within the login type; "" when the form gives none (the device is then the identity). */
+  identity: string;
+  profile: GuestProfileInput;
+  /** Values to show again when the page is re-rendered with errors. */
+  values: Record<string, string>;
+}
+
+const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/u;
+
+export function field(body: Record<string, unknown>, name: string, max = 254): string {
+  const v = body[name];
+  return typeof v === "string" ? v.trim().slice(0, max) : "";
+}
+
+export function validEmail(s: string): boolean {
+  return s.length <= 254 && EMAIL_RE.test(s);
+}
+
+/** A phone number in E.164 (`+` and 8 to 15 digits), spaces, dots, dashes and brackets removed; or "". */
+export function e164(s: string): string {
+  const compact = s.replace(/[\s().-]/g, "");
+  return /^\+[1-9]\d{7,14}$/.test(compact) ? compact : "";
+}
+
+export function maskPhone(e164Number: string): string {
+  return `${e164Number.slice(0, 3)}${"•".repeat(Math.max(0, e164Number.length - 5))}${e164Number.slice(-2)}`;
+}
+
+/** The custom form: the fields the campaign asks for, all required. Identity: e-mail, else phone. */
+export function parseCustomForm(body: Record<string, unknown>, asks: { name: boolean; email: boolean; phone: boolean }): FormResult {
+  const errors: FormErrors = {};
+  const name = field(body, "name", 255);
+  const email = field(body, "email").toLowerCase();
+  const phoneRaw = field(body, "phone", 32);
+  const phone = e164(phoneRaw);
+  if (asks.name && name === "") errors["custom-name"] = "Please enter your name.";
+  if (asks.email && !validEmail(email)) errors["custom-email"] = "Please enter a valid e-mail address.";
+  if (asks.phone && !phone) errors["custom-phone"] = "Please enter your phone number with its country code, for example +44 7700 900123.";
+  const profile: GuestProfileInput = {};
+  if (asks.name) profile.full_name = name;
+  if (asks.email) profile.email = email;
+  if (asks.phone) profile.phone_number = phone;
+  return {
+    errors,
+    identity: asks.email ? email : asks.phone ? phone : "",
+    profile,
+    values: { "custom-name": name, "custom-email": email, "custom-phone": phoneRaw },
+  };
+}
+
+export function parseEmailForm(body: Record<string, unknown>): FormResult {
+  const email = field(body, "email").toLowerCase();
+  const errors: FormErrors = validEmail(email) ? {} : { "email-email": "Please enter a valid e-mail address." };
+  return { errors, identity: email, profile: { email }, values: { "email-email": email } };
+}
+
+export function parseClickThrough(body: Record<string, unknown>): FormResult {
+  const accepted = field(body, "accept_terms") !== "";
+  const errors: FormErrors = accepted ? {} : { "ct-terms": "Please accept the terms of use to connect." };
+  return { errors, identity: "", profile: {}, values: {} };
+}

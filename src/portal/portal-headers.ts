@@ -1,0 +1,42 @@
+/**
+ * Security headers of every portal page. The Content-Security-Policy allows no script at all,
+ * styles only from the one nonce'd element, and form submissions (including the redirects that
+ * follow them, which browsers check against form-action) only to us and to the targets this page
+ * may hand the guest to: its gateway, the enabled OAuth providers, the campaign's redirect_url.
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyReply } from "fastify";
+
+export function newNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/** `scheme://host[:port]` of a URL, or undefined. */
+export function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function setPortalHeaders(reply: FastifyReply, nonce: string, formTargets: string[]): void {
+  const origins = [...new Set(formTargets.map(originOf).filter((o): o is string => o !== undefined))];
+  reply.headers({
+    "content-security-policy": [
+      "default-src 'none'",
+      `style-src 'nonce-${nonce}'`,
+      "img-src 'self' data:",
+      `form-action 'self'${origins.map((o) => ` ${o}`).join("")}`,
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join("; "),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    // Keeps the page state and the gateway's parameters out of providers' and gateways' logs.
+    "referrer-policy": "no-referrer",
+    // Each page carries its own signed state; a cached copy would carry a stale one.
+    "cache-control": "no-store",
+  });
+}

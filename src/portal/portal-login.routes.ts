@@ -1,0 +1,37 @@
+/** The form logins: custom form, e-mail, click-through. Thin: parse, call the login service, hand off. */
+import type { FastifyInstance } from "fastify";
+import { type FormResult, parseClickThrough, parseCustomForm, parseEmailForm } from "./portal-forms.js";
+import { type LoginContext, completeLogin } from "./portal-login.service.js";
+import { renderLogin, sendHandoff } from "./portal-render.js";
+import { type PortalDeps, beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
+
+const FORMS: Record<"custom" | "email" | "clickthrough", (body: Record<string, unknown>, ctx: LoginContext) => FormResult> = {
+  custom: (body, ctx) => parseCustomForm(body, ctx.payload.custom_fields),
+  email: (body) => parseEmailForm(body),
+  clickthrough: (body) => parseClickThrough(body),
+};
+
+export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
+  for (const method of Object.keys(FORMS) as (keyof typeof FORMS)[]) {
+    app.post(`/portal/login/${method}`, { schema: { hide: true } }, async (request, reply) => {
+      const ctx = await beginLogin(request, deps, method);
+      const body = bodyOf(request);
+      const form = FORMS[method](body, ctx);
+      if (Object.keys(form.errors).length > 0) {
+        reply.code(400);
+        return renderLogin(reply, deps.config, ctx.payload, String(body.state), ctx.state.gw, {
+          notice: "Please check the form below.",
+          errors: form.errors,
+          values: form.values,
+        });
+      }
+      const handoff = await completeLogin(deps.db, deps.config, ctx, {
+        method,
+        identity: form.identity,
+        profile: form.profile,
+        userAgent: userAgentOf(request),
+      });
+      return sendHandoff(reply, ctx.payload, handoff);
+    });
+  }
+}

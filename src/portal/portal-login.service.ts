@@ -1,0 +1,98 @@
+/**
+ * A guest's login, whatever the method: check the page state still points at a live location and
+ * a campaign offering that method, record the login (recordLogin: guest, login, aggregates), and
+ * hand the guest back to the gateway that sent them, or to the campaign's redirect_url.
+ */
+import type { Config } from "../config.js";
+import type { DB } from "../db/database.js";
+import { isHttpUrl } from "../http/validation.js";
+import { type CampaignPayload, type LoginMethod, parsePayload } from "../modules/campaigns/campaign-payload.js";
+import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
+import { campaignRepository } from "../modules/campaigns/campaigns.repository.js";
+import { type GuestProfileInput, recordLogin } from "../modules/guests/guest-activity.service.js";
+import { loginTypeOfMethod } from "../modules/guests/login-types.js";
+import { type LocationRow, locationRepository } from "../modules/locations/locations.repository.js";
+import { issueCredential } from "../radius/portal-credentials.js";
+import { coovaLogonUrl } from "./gateways/coova.js";
+import { merakiGrantUrl } from "./gateways/meraki.js";
+import { portalErrors } from "./portal-errors.js";
+import type { PageState } from "./portal-state.js";
+
+/** Meraki grant length when the location sets no session time limit: one day. */
+export const DEFAULT_GRANT_SECONDS = 86_400;
+
+export interface LoginContext {
+  state: PageState;
+  location: LocationRow;
+  campaign: CampaignRow;
+  payload: CampaignPayload;
+}
+
+/** Whether the method can be used on this service: social networks and SMS need their configuration. */
+export function methodAvailable(config: Readonly<Config>, payload: CampaignPayload, method: LoginMethod): boolean {
+  if (!payload.login_options[method]) return false;
+  if (method === "sms") return config.twilio !== undefined;
+  if (method === "facebook" || method === "twitter" || method === "instagram" || method === "linkedin") {
+    return config.oauth[method] !== undefined;
+  }
+  return true;
+}
+
+export async function loadLoginContext(db: DB, config: Readonly<Config>, state: PageState, method: LoginMethod): Promise<LoginContext> {
+  if (state.loc === null) throw portalErrors.notOnWifi();
+  const [location, campaign] = await Promise.all([locationRepository.findById(db, state.loc), campaignRepository.findById(db, state.cmp)]);
+  if (!location || location.deleted === 1 || !campaign) throw portalErrors.pageNotFound();
+  const payload = parsePayload(campaign.payload);
+  if (!methodAvailable(config, payload, method)) throw portalErrors.methodUnavailable();
+  return { state, location, campaign, payload };
+}
+
+/** Where the guest goes after the login. */
+export type Handoff = { kind: "redirect"; url: string } | { kind: "connected"; continueUrl: string };
+
+export interface LoginInput {
+  method: LoginMethod;
+  /** Identity within the login type (network user id, e-mail, phone), or "" for anonymous methods. */
+  identity: string;
+  profile: GuestProfileInput;
+  userAgent: string;
+}
+
+/** Anonymous logins (click-through, a form without e-mail or phone) are one guest per device. */
+function anonymousIdentity(state: PageState): string {
+  return state.mac ? `mac:${state.mac}` : `session:${state.sid}`;
+}
+
+export async function completeLogin(db: DB, config: Readonly<Config>, ctx: LoginContext, input: LoginInput): Promise<Handoff> {
+  const { state, location, campaign, payload } = ctx;
+  const { guestId } = await recordLogin(db, {
+    accountId: location.account_id,
+    locationId: location.id,
+    timezone: location.timezone,
+    campaignId: campaign.id,
+    deviceId: state.dev,
+    loginType: loginTypeOfMethod(input.method),
+    identity: input.identity || anonymousIdentity(state),
+    profile: input.profile,
+    clientMac: state.mac,
+    userAgent: input.userAgent,
+  });
+  const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
+  const gw = state.gw;
+  if (gw?.kind === "coova") {
+    const credential = await issueCredential(db, {
+      guestId,
+      locationId: location.id,
+      deviceId: state.dev,
+      clientMac: state.mac,
+      ttlSeconds: config.radius.credentialTtlSeconds,
+    });
+    return { kind: "redirect", url: coovaLogonUrl(gw, credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
+  }
+  if (gw?.kind === "meraki") {
+    const options = await locationRepository.findOptions(db, location.id);
+    const duration = options && options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
+    return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
+  }
+  return redirectUrl ? { kind: "redirect", url: redirectUrl } : { kind: "connected", continueUrl: "" };
+}

@@ -1,0 +1,56 @@
+/**
+ * Social logins: the button POSTs here (CSRF-checked like every login form), we send the browser
+ * to the provider with a random `state` and a PKCE challenge, both kept in an HttpOnly signed
+ * cookie bound to the guest's session; the provider sends the browser back to the callback.
+ */
+import type { FastifyInstance } from "fastify";
+import { param } from "./gateways/gateway-params.js";
+import { authorizationRequest, callbackUrl, exchangeCode, fetchProfile } from "./oauth/oauth-client.js";
+import { PROVIDER_LABELS, isSocialProvider } from "./oauth/oauth-providers.js";
+import { portalErrors } from "./portal-errors.js";
+import { newNonce, setPortalHeaders } from "./portal-headers.js";
+import { completeLogin, loadLoginContext } from "./portal-login.service.js";
+import { renderLogin, sendHandoff } from "./portal-render.js";
+import { type PortalDeps, beginLogin, bodyOf, userAgentOf, verifiedState } from "./portal-request.js";
+import { safeEqual } from "./portal-signer.js";
+import { setOAuthCookie, takeOAuthCookie } from "./portal-state.js";
+
+export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
+  app.post<{ Params: { provider: string } }>("/portal/login/oauth/:provider", { schema: { hide: true } }, async (request, reply) => {
+    const provider = request.params.provider;
+    if (!isSocialProvider(provider)) throw portalErrors.pageNotFound();
+    await beginLogin(request, deps, provider);
+    const cfg = deps.config.oauth[provider]!;
+    const auth = authorizationRequest(provider, cfg, callbackUrl(deps.config.publicUrl, provider));
+    setOAuthCookie(reply, deps.signer, deps.config.publicUrl, { p: provider, n: auth.nonce, v: auth.verifier, s: String(bodyOf(request).state) });
+    setPortalHeaders(reply, newNonce(), []);
+    return reply.redirect(auth.url, 303);
+  });
+
+  app.get<{ Params: { provider: string } }>("/portal/oauth/callback/:provider", { schema: { hide: true } }, async (request, reply) => {
+    const provider = request.params.provider;
+    if (!isSocialProvider(provider)) throw portalErrors.pageNotFound();
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const pending = takeOAuthCookie(request, reply, deps.signer);
+    // The provider must answer the request this browser started, for this provider.
+    if (!pending || pending.p !== provider || !safeEqual(param(query, "state", 256), pending.n)) throw portalErrors.sessionExpired();
+    const state = verifiedState(request, deps, pending.s);
+    const ctx = await loadLoginContext(deps.db, deps.config, state, provider);
+    const code = param(query, "code", 2048);
+    if (param(query, "error", 256) || !code) {
+      return renderLogin(reply, deps.config, ctx.payload, pending.s, state.gw, {
+        notice: `The login with ${PROVIDER_LABELS[provider]} did not complete. Please try again or choose another method.`,
+      });
+    }
+    const cfg = deps.config.oauth[provider]!;
+    const accessToken = await exchangeCode(provider, cfg, code, callbackUrl(deps.config.publicUrl, provider), pending.v);
+    const social = await fetchProfile(provider, cfg, accessToken);
+    const handoff = await completeLogin(deps.db, deps.config, ctx, {
+      method: provider,
+      identity: social.id,
+      profile: social.profile,
+      userAgent: userAgentOf(request),
+    });
+    return sendHandoff(reply, ctx.payload, handoff);
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * The login pages: `/portal/l/<portal_slug>` (a location's url, as get-location reports it) and
+ * `/portal/c/<campaign_filename>`, each opened by a gateway with its own query parameters.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type GatewayArrival, parseGateway } from "./gateways/gateway.js";
+import { portalErrors } from "./portal-errors.js";
+import { type PageContext, resolveCampaignPage, resolveLocationPage } from "./portal-page.service.js";
+import { renderConnected, renderLogin } from "./portal-render.js";
+import type { PortalDeps } from "./portal-request.js";
+import { ensureSession, sealPageState } from "./portal-state.js";
+import { PORTAL_CAMPAIGN_PREFIX, PORTAL_LOCATION_PREFIX } from "./portal-urls.js";
+
+const NOTICES: Record<string, string> = {
+  failed: "The WiFi did not accept the login. Please try again.",
+  logoff: "You have been logged out of the WiFi.",
+};
+
+function arrivalOf(request: FastifyRequest, deps: PortalDeps): GatewayArrival | null {
+  const parsed = parseGateway({
+    query: (request.query ?? {}) as Record<string, unknown>,
+    rawUrls: [`${deps.config.publicUrl}${request.url}`, `${request.protocol}://${request.host}${request.url}`],
+    coovaUamSecret: deps.config.coovaUamSecret,
+  });
+  if (parsed.kind === "refused") {
+    request.log.info({ reason: parsed.reason }, "portal: gateway parameters refused");
+    throw portalErrors.gatewayRefused();
+  }
+  return parsed.kind === "arrival" ? parsed.arrival : null;
+}
+
+function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): string {
+  const result = ctx.arrival?.result;
+  if (result === "success" || result === "already") return renderConnected(reply, ctx.payload, "You are online");
+  const sid = ensureSession(request, reply, deps.config.publicUrl);
+  const state = sealPageState(deps.signer, {
+    sid,
+    loc: ctx.location?.id ?? null,
+    cmp: ctx.campaign.id,
+    dev: ctx.device?.id ?? null,
+    mac: ctx.arrival?.clientMac ?? "",
+    gw: ctx.arrival?.state ?? null,
+  });
+  const notice =
+    (result && NOTICES[result]) ?? (ctx.location === null ? "This is a preview of the login page. Connect to the WiFi to log in." : undefined);
+  return renderLogin(reply, deps.config, ctx.payload, state, ctx.arrival?.state ?? null, { notice });
+}
+
+export function pageRoutes(app: FastifyInstance, deps: PortalDeps): void {
+  app.get<{ Params: { slug: string } }>(`${PORTAL_LOCATION_PREFIX}:slug`, { schema: { hide: true } }, async (request, reply) => {
+    const ctx = await resolveLocationPage(deps.db, request.params.slug, arrivalOf(request, deps));
+    return showPage(request, reply, deps, ctx);
+  });
+
+  app.get<{ Params: { filename: string } }>(`${PORTAL_CAMPAIGN_PREFIX}:filename`, { schema: { hide: true } }, async (request, reply) => {
+    const ctx = await resolveCampaignPage(deps.db, request.params.filename, arrivalOf(request, deps));
+    return showPage(request, reply, deps, ctx);
+  });
+}

@@ -1,0 +1,99 @@
+/** Turning a campaign and a page state into responses: the login page, the connected page, a hand-off. */
+import type { FastifyReply } from "fastify";
+import type { Config } from "../config.js";
+import { isHttpUrl } from "../http/validation.js";
+import type { CampaignPayload } from "../modules/campaigns/campaign-payload.js";
+import type { GatewayState } from "./gateways/gateway.js";
+import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
+import { newNonce, setPortalHeaders } from "./portal-headers.js";
+import { maskPhone } from "./portal-forms.js";
+import { type Handoff, methodAvailable } from "./portal-login.service.js";
+import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
+import { connectedPage, smsCodePage } from "./views/message-page.view.js";
+import { campaignTheme } from "./views/theme.js";
+
+export function pageTexts(payload: CampaignPayload): PageTexts {
+  return {
+    title: payload.title_text,
+    footer: payload.footer_text,
+    ssid: payload.ssid,
+    terms: payload.custom_terms,
+    theme: campaignTheme(payload.text_color, payload.background),
+  };
+}
+
+/** Every place a form on this page may lead to (CSP form-action also governs the redirects after a POST). */
+function formTargets(config: Readonly<Config>, payload: CampaignPayload, gw: GatewayState | null): string[] {
+  const out: string[] = [];
+  if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
+  if (gw?.kind === "meraki") out.push(gw.grant);
+  if (isHttpUrl(payload.redirect_url)) out.push(payload.redirect_url);
+  for (const p of SOCIAL_PROVIDERS) {
+    const cfg = config.oauth[p];
+    if (cfg && methodAvailable(config, payload, p)) out.push(cfg.authorizeUrl);
+  }
+  return out;
+}
+
+export interface LoginPageExtras {
+  notice?: string;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+}
+
+export function renderLogin(
+  reply: FastifyReply,
+  config: Readonly<Config>,
+  payload: CampaignPayload,
+  state: string,
+  gw: GatewayState | null,
+  extras: LoginPageExtras = {},
+): string {
+  const nonce = newNonce();
+  const available = (m: Parameters<typeof methodAvailable>[2]) => methodAvailable(config, payload, m);
+  const model: LoginPageModel = {
+    ...pageTexts(payload),
+    nonce,
+    state,
+    social: SOCIAL_PROVIDERS.filter(available),
+    custom: available("custom") ? payload.custom_fields : null,
+    email: available("email"),
+    sms: available("sms"),
+    clickthrough: available("clickthrough"),
+    ...extras,
+  };
+  setPortalHeaders(reply, nonce, formTargets(config, payload, gw));
+  reply.type("text/html; charset=utf-8");
+  return loginPage(model);
+}
+
+/** The SMS code step; its form hands off like the login page, so it gets the same form targets. */
+export function renderSmsCode(
+  reply: FastifyReply,
+  config: Readonly<Config>,
+  payload: CampaignPayload,
+  state: string,
+  gw: GatewayState | null,
+  phone: string,
+  extras: { error?: string; notice?: string } = {},
+): string {
+  const nonce = newNonce();
+  setPortalHeaders(reply, nonce, formTargets(config, payload, gw));
+  reply.type("text/html; charset=utf-8");
+  return smsCodePage({ texts: pageTexts(payload), nonce, state, maskedPhone: maskPhone(phone), ...extras });
+}
+
+export function renderConnected(reply: FastifyReply, payload: CampaignPayload, heading: string): string {
+  const nonce = newNonce();
+  const continueUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
+  setPortalHeaders(reply, nonce, []);
+  reply.type("text/html; charset=utf-8");
+  return connectedPage({ texts: pageTexts(payload), nonce, heading, continueUrl });
+}
+
+/** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
+export function sendHandoff(reply: FastifyReply, payload: CampaignPayload, handoff: Handoff): FastifyReply | string {
+  if (handoff.kind === "connected") return renderConnected(reply, payload, "You are online");
+  setPortalHeaders(reply, newNonce(), []);
+  return reply.redirect(handoff.url, 303);
+}

@@ -1,0 +1,68 @@
+/** SMS login: ask for a number, text a code, check the code, hand off. */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { portalErrors } from "./portal-errors.js";
+import { e164, field } from "./portal-forms.js";
+import { type LoginContext, completeLogin } from "./portal-login.service.js";
+import { renderLogin, renderSmsCode, sendHandoff } from "./portal-render.js";
+import { type PortalDeps, beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
+import { sealPageState } from "./portal-state.js";
+import { sendLoginCode, verifyLoginCode } from "./sms/sms-login.service.js";
+import { SmsSendError } from "./sms/twilio-client.js";
+
+async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginContext, phone: string): Promise<string> {
+  try {
+    await sendLoginCode(deps.db, deps.config, deps.signer, ctx.location, phone);
+  } catch (err) {
+    if (!(err instanceof SmsSendError)) throw err;
+    request.log.warn({ err: err.message }, "portal: SMS not sent");
+    throw portalErrors.smsFailed();
+  }
+  const { v: _v, exp: _exp, ...rest } = ctx.state;
+  return sealPageState(deps.signer, { ...rest, phone });
+}
+
+export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
+  app.post("/portal/login/sms", { schema: { hide: true } }, async (request, reply) => {
+    const ctx = await beginLogin(request, deps, "sms");
+    const body = bodyOf(request);
+    const raw = field(body, "phone", 32);
+    const phone = e164(raw);
+    if (!phone) {
+      reply.code(400);
+      return renderLogin(reply, deps.config, ctx.payload, String(body.state), ctx.state.gw, {
+        notice: "Please check the form below.",
+        errors: { "sms-phone": "Please enter your mobile number with its country code, for example +44 7700 900123." },
+        values: { "sms-phone": raw },
+      });
+    }
+    const state = await textCode(request, deps, ctx, phone);
+    return renderSmsCode(reply, deps.config, ctx.payload, state, ctx.state.gw, phone);
+  });
+
+  app.post("/portal/login/sms/resend", { schema: { hide: true } }, async (request, reply) => {
+    const ctx = await beginLogin(request, deps, "sms");
+    const phone = ctx.state.phone;
+    if (!phone) throw portalErrors.sessionExpired();
+    const state = await textCode(request, deps, ctx, phone);
+    return renderSmsCode(reply, deps.config, ctx.payload, state, ctx.state.gw, phone, { notice: "We sent you a new code." });
+  });
+
+  app.post("/portal/login/sms/verify", { schema: { hide: true } }, async (request, reply) => {
+    const ctx = await beginLogin(request, deps, "sms");
+    const phone = ctx.state.phone;
+    if (!phone) throw portalErrors.sessionExpired();
+    const body = bodyOf(request);
+    const result = await verifyLoginCode(deps.db, deps.config, deps.signer, ctx.location.id, phone, field(body, "code", 16));
+    if (!result.ok) {
+      reply.code(400);
+      return renderSmsCode(reply, deps.config, ctx.payload, String(body.state), ctx.state.gw, phone, { error: result.message });
+    }
+    const handoff = await completeLogin(deps.db, deps.config, ctx, {
+      method: "sms",
+      identity: phone,
+      profile: { phone_number: phone },
+      userAgent: userAgentOf(request),
+    });
+    return sendHandoff(reply, ctx.payload, handoff);
+  });
+}

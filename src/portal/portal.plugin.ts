@@ -1,0 +1,28 @@
+/**
+ * The captive portal: login pages, login methods and gateway hand-offs. Registered by app.ts in
+ * its own encapsulated context (cookies are a portal matter, not the API's); its errors go
+ * through the app's one error handler, which renders them as HTML pages for browsers.
+ */
+import cookie from "@fastify/cookie";
+import type { FastifyInstance } from "fastify";
+import { LoginRateLimiter } from "./login-rate-limit.js";
+import { loginRoutes } from "./portal-login.routes.js";
+import { oauthRoutes } from "./portal-oauth.routes.js";
+import { pageRoutes } from "./portal-page.routes.js";
+import type { PortalDeps } from "./portal-request.js";
+import { PortalSigner } from "./portal-signer.js";
+import { smsRoutes } from "./portal-sms.routes.js";
+
+export async function portalPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(cookie);
+  const deps: PortalDeps = {
+    db: app.db,
+    config: app.config,
+    signer: new PortalSigner(app.config.portalSecret),
+    limiter: new LoginRateLimiter(app.config.portalLoginRateLimitPerMinute),
+  };
+  pageRoutes(app, deps);
+  loginRoutes(app, deps);
+  smsRoutes(app, deps);
+  oauthRoutes(app, deps);
+}

@@ -1,0 +1,33 @@
+/** The page shell every portal page shares: language, viewport, the nonce'd stylesheet, footer. */
+import { type SafeHtml, html, trusted } from "./html.js";
+import { portalCss } from "./portal-css.js";
+import type { Theme } from "./theme.js";
+
+export interface LayoutInput {
+  title: string;
+  theme: Theme;
+  /** CSP nonce of this response, for the one style element. */
+  nonce: string;
+  footer: string;
+  body: SafeHtml;
+}
+
+export function layout(p: LayoutInput): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${p.title}</title>
+<style nonce="${p.nonce}">${trusted(portalCss(p.theme))}</style>
+</head>
+<body>
+<main>
+${p.body}
+</main>
+${p.footer ? html`<footer><p>${p.footer}</p></footer>` : ""}
+</body>
+</html>
+`.value;
+}

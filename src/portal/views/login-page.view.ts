@@ -1,0 +1,100 @@
+/**
+ * The login page: the campaign's texts and colours and one form per enabled login method, each
+ * carrying the signed page state (which is also the CSRF token). No script at all.
+ */
+import type { SocialProvider } from "../oauth/oauth-providers.js";
+import { PROVIDER_LABELS } from "../oauth/oauth-providers.js";
+import { type SafeHtml, html } from "./html.js";
+import { layout } from "./layout.view.js";
+import { sanitizeTerms } from "./terms.js";
+import type { Theme } from "./theme.js";
+
+export interface PageTexts {
+  title: string;
+  footer: string;
+  ssid: string;
+  terms: string;
+  theme: Theme;
+}
+
+export interface LoginPageModel extends PageTexts {
+  nonce: string;
+  state: string;
+  social: SocialProvider[];
+  custom: { name: boolean; email: boolean; phone: boolean } | null;
+  email: boolean;
+  sms: boolean;
+  clickthrough: boolean;
+  notice?: string;
+  /** Keyed by input id (custom-email, sms-phone...). */
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+}
+
+type FieldKind = "name" | "email" | "tel";
+const AUTOCOMPLETE: Record<FieldKind, string> = { name: "name", email: "email", tel: "tel" };
+const INPUT_TYPE: Record<FieldKind, string> = { name: "text", email: "email", tel: "tel" };
+
+function field(m: LoginPageModel, id: string, name: string, label: string, kind: FieldKind, hint?: string): SafeHtml {
+  const error = m.errors?.[id];
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  return html`<label for="${id}">${label}</label>
+${hint ? html`<small id="${id}-hint">${hint}</small>` : ""}
+<input id="${id}" name="${name}" type="${INPUT_TYPE[kind]}" autocomplete="${AUTOCOMPLETE[kind]}" required maxlength="${kind === "tel" ? 32 : 254}" value="${m.values?.[id] ?? ""}"${described ? html` aria-describedby="${described}"` : ""}${error ? html` aria-invalid="true"` : ""}>
+${error ? html`<span class="error" id="${id}-error">${error}</span>` : ""}`;
+}
+
+function stateInput(m: LoginPageModel): SafeHtml {
+  return html`<input type="hidden" name="state" value="${m.state}">`;
+}
+
+function methods(m: LoginPageModel): SafeHtml[] {
+  const out: SafeHtml[] = [];
+  if (m.social.length > 0) {
+    out.push(html`<section class="method social" aria-labelledby="social-h"><h2 id="social-h">Log in with a social account</h2>
+${m.social.map(
+  (p) => html`<form method="post" action="/portal/login/oauth/${p}">${stateInput(m)}<button type="submit">Continue with ${PROVIDER_LABELS[p]}</button></form>`,
+)}</section>`);
+  }
+  if (m.custom) {
+    const c = m.custom;
+    out.push(html`<section class="method" aria-labelledby="custom-h"><h2 id="custom-h">Tell us who you are</h2>
+<form method="post" action="/portal/login/custom">${stateInput(m)}
+${c.name ? field(m, "custom-name", "name", "Your name", "name") : ""}
+${c.email ? field(m, "custom-email", "email", "E-mail address", "email") : ""}
+${c.phone ? field(m, "custom-phone", "phone", "Phone number", "tel") : ""}
+<button type="submit">Connect</button></form></section>`);
+  }
+  if (m.email) {
+    out.push(html`<section class="method" aria-labelledby="email-h"><h2 id="email-h">Log in with your e-mail</h2>
+<form method="post" action="/portal/login/email">${stateInput(m)}
+${field(m, "email-email", "email", "E-mail address", "email")}
+<button type="submit">Connect with e-mail</button></form></section>`);
+  }
+  if (m.sms) {
+    out.push(html`<section class="method" aria-labelledby="sms-h"><h2 id="sms-h">Log in with a text message</h2>
+<form method="post" action="/portal/login/sms">${stateInput(m)}
+${field(m, "sms-phone", "phone", "Mobile number", "tel", "With country code, for example +44 7700 900123. We text you a code.")}
+<button type="submit">Text me a code</button></form></section>`);
+  }
+  if (m.clickthrough) {
+    const error = m.errors?.["ct-terms"];
+    out.push(html`<section class="method" aria-labelledby="ct-h"><h2 id="ct-h">Free WiFi</h2>
+<form method="post" action="/portal/login/clickthrough">${stateInput(m)}
+<label class="check" for="ct-terms"><input id="ct-terms" name="accept_terms" type="checkbox" value="1" required${error ? html` aria-invalid="true" aria-describedby="ct-terms-error"` : ""}> <span>I accept the <a href="#terms">terms of use</a></span></label>
+${error ? html`<span class="error" id="ct-terms-error">${error}</span>` : ""}
+<button type="submit">Connect</button></form></section>`);
+  }
+  return out;
+}
+
+export function loginPage(m: LoginPageModel): string {
+  const forms = methods(m);
+  const body = html`<h1>${m.title || "Welcome"}</h1>
+${m.ssid ? html`<p class="ssid">WiFi network: ${m.ssid}</p>` : ""}
+${m.notice ? html`<p class="notice" role="alert">${m.notice}</p>` : ""}
+${forms.length > 0 ? forms : html`<p class="notice">No login method is available here at the moment. Please ask a member of staff.</p>`}
+${m.terms ? html`<section class="terms" id="terms" aria-labelledby="terms-h"><h2 id="terms-h">Terms of use</h2>${sanitizeTerms(m.terms)}
+${!m.clickthrough || forms.length > 1 ? html`<p>By connecting you accept these terms.</p>` : ""}</section>` : ""}`;
+  return layout({ title: m.title || "WiFi login", theme: m.theme, nonce: m.nonce, footer: m.footer, body });
+}
