@@ -1,0 +1,108 @@
+/**
+ * Who may get online: the rules of an Access-Request once the packet is known to come from a
+ * registered access point. Two ways in: a one-time portal credential, or a returning guest's MAC.
+ */
+import type { Config } from "../config.js";
+import type { DB } from "../db/database.js";
+import { toDbDatetime } from "../db/time.js";
+import { recordVisit } from "../modules/guests/guest-activity.service.js";
+import type { NasContext } from "./nas-lookup.js";
+import { type PasswordProof, proofMatches } from "./password-check.js";
+import { isCredentialUsername } from "./portal-credentials.js";
+import type { ReplyAttribute } from "./radius-codec.js";
+import { radiusRepository } from "./radius.repository.js";
+import { acceptAttributes } from "./reply-attributes.js";
+import { leadingMac } from "./station-id.js";
+import { type VisitMemo, localDayCached } from "./visit-memo.js";
+
+export interface AccessDeps {
+  db: DB;
+  config: Readonly<Config>;
+  visits: VisitMemo;
+}
+
+export interface AccessRequest {
+  userName: string | undefined;
+  proof: PasswordProof;
+  /** Canonical client MAC from Calling-Station-Id, as the gateway vouches for it. */
+  clientMac: string | undefined;
+}
+
+export type AccessDecision =
+  | { accept: true; attributes: ReplyAttribute[]; guestId: number; via: "credential" | "mac" }
+  | { accept: false; reason: string; replyMessage?: string };
+
+export const CAP_SPENT_MESSAGE = "Your data allowance at this location for today is used up.";
+export const NOT_ASSIGNED_MESSAGE = "This access point is not assigned to a location.";
+
+function reject(reason: string, replyMessage?: string): AccessDecision {
+  return { accept: false, reason, replyMessage };
+}
+
+/** Octets left of a daily cap (undefined: the location has no cap). */
+function remainingOf(cap: number, used: number): number | undefined {
+  return cap > 0 ? cap - used : undefined;
+}
+
+export async function authorizeAccess({ db, config, visits }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
+  const { device, location, options } = nas;
+  if (!location || !options) return reject("device not assigned to a live location", NOT_ASSIGNED_MESSAGE);
+  if (!req.userName) return reject("no User-Name");
+  const now = toDbDatetime(at);
+
+  const day = localDayCached(at, location.timezone);
+  const credential = isCredentialUsername(req.userName) ? await radiusRepository.findCredential(db, req.userName) : undefined;
+  let guestId: number;
+  let used: number;
+  let via: "credential" | "mac";
+  if (credential) {
+    if (!proofMatches(req.proof, credential.password)) return reject("wrong credential password");
+    if (credential.location_id !== location.id) return reject("credential issued for another location");
+    if (credential.device_id !== null && credential.device_id !== device.id) return reject("credential issued for another access point");
+    if (credential.client_mac !== "" && credential.client_mac !== req.clientMac) return reject("credential issued for another client");
+    if (credential.used_at !== null) return reject("credential already used");
+    if (credential.expires_at <= now) return reject("credential expired");
+    guestId = credential.guest_id;
+    used = options.daily_bandwidth_cap > 0 ? await radiusRepository.usageOn(db, guestId, location.id, day) : 0;
+    via = "credential";
+  } else {
+    // MAC authentication (CoovaChilli macauth): User-Name is the client's MAC, possibly with a
+    // suffix; the password is a fixed public string, so what vouches for the guest is the
+    // gateway's own Calling-Station-Id under the device secret.
+    const days = config.radius.returningGuestDays;
+    if (days <= 0 || !req.clientMac || leadingMac(req.userName) !== req.clientMac) return reject("unknown user");
+    const since = toDbDatetime(new Date(at.getTime() - days * 86_400_000));
+    const returning = await radiusRepository.findReturningGuestUsage(db, {
+      accountId: device.account_id,
+      clientMac: req.clientMac,
+      since,
+      locationId: location.id,
+      day,
+    });
+    if (returning === undefined) return reject("not a returning guest");
+    guestId = returning.guestId;
+    used = returning.usedOctets;
+    via = "mac";
+  }
+
+  const remaining = remainingOf(options.daily_bandwidth_cap, used);
+  if (remaining !== undefined && remaining <= 0) return reject("daily cap spent", CAP_SPENT_MESSAGE);
+
+  if (credential) {
+    // The atomic step: of two concurrent requests with one credential, only one gets here.
+    if (!(await radiusRepository.consumeCredential(db, credential.id, now))) return reject("credential already used");
+  } else {
+    if (!visits.has(location.id, day, guestId)) {
+      await recordVisit(db, { locationId: location.id, timezone: location.timezone, guestId, at });
+      visits.remember(location.id, day, guestId);
+    }
+  }
+  const attributes = acceptAttributes({
+    sessionTimeLimit: options.session_time_limit,
+    maxBandwidthUp: options.max_bandwidth_up,
+    maxBandwidthDown: options.max_bandwidth_down,
+    remainingOctets: remaining,
+    interimInterval: config.radius.interimInterval,
+  });
+  return { accept: true, attributes, guestId, via };
+}

@@ -1,0 +1,55 @@
+/**
+ * Retransmission detection (RFC 5080 section 2.2.2): a request with the same source address,
+ * source port, identifier and authenticator within the window is the same request. It is never
+ * processed twice; once answered, the cached answer is sent again.
+ */
+
+type Entry = { reply: Buffer | undefined; pending: boolean; expires: number };
+
+export class DuplicateCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly windowMs: number,
+    /** Bounds memory under a flood of distinct requests: the oldest entries go first. */
+    private readonly maxEntries: number,
+  ) {}
+
+  static key(address: string, port: number, packet: Buffer): string {
+    return `${address}|${port}|${packet[1]}|${packet.toString("hex", 4, 20)}`;
+  }
+
+  /** "new": process it (now marked pending); "pending": drop it, the first copy is being processed; a Buffer: resend that. */
+  begin(key: string, now: number): "new" | "pending" | Buffer {
+    const e = this.entries.get(key);
+    if (e && e.expires > now) {
+      if (e.pending) return "pending";
+      if (e.reply) return e.reply;
+    }
+    if (e) this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, { reply: undefined, pending: true, expires: now + this.windowMs });
+    return "new";
+  }
+
+  /** Records the answer; without one (dropped, or failed) the request is forgotten so a resend is processed afresh. */
+  finish(key: string, reply: Buffer | undefined, now: number): void {
+    if (!reply) {
+      this.entries.delete(key);
+      return;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, { reply, pending: false, expires: now + this.windowMs });
+  }
+
+  sweep(now: number): void {
+    for (const [key, e] of this.entries) if (e.expires <= now) this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

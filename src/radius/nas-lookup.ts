@@ -1,0 +1,63 @@
+/**
+ * Finding the access point (NAS) behind a packet, with its location and that location's options,
+ * and marking it heard from. Every packet needs these and they rarely change, so they are kept for
+ * a few seconds: a new secret, a new assignment or new options apply within NAS_CACHE_TTL_MS.
+ */
+import type { DB } from "../db/database.js";
+import { nowDatetime } from "../db/time.js";
+import { type DeviceRow, deviceRepository } from "../modules/devices/devices.repository.js";
+import type { LocationOptionsRow, LocationRow } from "../modules/locations/locations.repository.js";
+import { locationRepository } from "../modules/locations/locations.repository.js";
+import { loadOptions } from "../modules/locations/locations.service.js";
+
+export interface NasContext {
+  device: DeviceRow;
+  /** The device's location when it is assigned to a live (not deleted) one. */
+  location: LocationRow | undefined;
+  options: LocationOptionsRow | undefined;
+}
+
+export const NAS_CACHE_TTL_MS = 5_000;
+/** Unknown MACs are remembered too (a flood of them must not become a flood of queries); bounded. */
+const NAS_CACHE_MAX = 10_000;
+/** live_status needs minute precision over a 10-minute window; one write per device per interval is plenty. */
+const HEARD_WRITE_INTERVAL_MS = 30_000;
+
+export class NasLookup {
+  private readonly cache = new Map<string, { context: NasContext | undefined; until: number }>();
+  private readonly lastHeardWrite = new Map<number, number>();
+
+  constructor(private readonly db: DB) {}
+
+  /** The first registered device among the candidate MACs (canonical form). */
+  async find(macs: string[], now = Date.now()): Promise<NasContext | undefined> {
+    for (const mac of macs) {
+      const context = await this.byMac(mac, now);
+      if (context) return context;
+    }
+    return undefined;
+  }
+
+  private async byMac(mac: string, now: number): Promise<NasContext | undefined> {
+    const hit = this.cache.get(mac);
+    if (hit && hit.until > now) return hit.context;
+    const device = await deviceRepository.findByMac(this.db, mac);
+    let context: NasContext | undefined;
+    if (device) {
+      const found = device.location_id === null ? undefined : await locationRepository.findById(this.db, device.location_id);
+      const location = found && found.deleted === 0 ? found : undefined;
+      context = { device, location, options: location ? await loadOptions(this.db, location.id) : undefined };
+    }
+    if (this.cache.size >= NAS_CACHE_MAX) this.cache.clear();
+    this.cache.set(mac, { context, until: now + NAS_CACHE_TTL_MS });
+    return context;
+  }
+
+  /** Called only after the packet proved it knows the device's secret. */
+  async markHeard(device: DeviceRow, now = Date.now()): Promise<void> {
+    const last = this.lastHeardWrite.get(device.id);
+    if (last !== undefined && now - last < HEARD_WRITE_INTERVAL_MS) return;
+    this.lastHeardWrite.set(device.id, now);
+    await deviceRepository.markHeard(this.db, device.id, nowDatetime());
+  }
+}

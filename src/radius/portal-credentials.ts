@@ -1,0 +1,82 @@
+/**
+ * One-time credentials the portal hands to a gateway after a guest logged in (CoovaChilli's
+ * logon URL, a Meraki sign-on POST, ...). The gateway sends them back in an Access-Request and the
+ * RADIUS server accepts each one once, before it expires. Contract in docs/radius.md.
+ */
+import { randomInt } from "node:crypto";
+import type { DB } from "../db/database.js";
+import { toDbDatetime } from "../db/time.js";
+import { MAC_RE, canonicalMac } from "../http/validation.js";
+import { radiusRepository } from "./radius.repository.js";
+
+export interface IssueCredentialInput {
+  guestId: number;
+  locationId: number;
+  /** The access point the guest came through, when the portal knows it (then only that AP may use it). */
+  deviceId: number | null;
+  /** The guest's MAC as the gateway reported it, or "" (when given, the Access-Request must come from it). */
+  clientMac: string;
+  /** Lifetime; the portal passes config.radius.credentialTtlSeconds. */
+  ttlSeconds: number;
+  /** Issue time (tests); now by default. */
+  at?: Date;
+}
+
+export interface PortalCredential {
+  username: string;
+  password: string;
+}
+
+// Letters and digits that survive being read aloud or retyped (no 0/O, 1/l/I).
+const PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+const USERNAME_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
+export const PASSWORD_LENGTH = 16;
+const USERNAME_RANDOM_LENGTH = 16;
+const USERNAME_PREFIX = "gw-";
+
+/** Whether a User-Name can be a portal credential at all (RADIUS skips the lookup for MACs). */
+export function isCredentialUsername(userName: string): boolean {
+  return userName.startsWith(USERNAME_PREFIX);
+}
+
+function randomString(alphabet: string, length: number): string {
+  let s = "";
+  for (let i = 0; i < length; i++) s += alphabet[randomInt(alphabet.length)];
+  return s;
+}
+
+function positiveInt(name: string, v: unknown): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new TypeError(`${name} must be a positive integer`);
+  return v;
+}
+
+/**
+ * Creates a credential: username "gw-" + 16 random characters (80 bits), password 16 random
+ * characters (about 93 bits; 16 octets is one PAP block, which CoovaChilli's UAM encoding needs).
+ * Throws TypeError on invalid input; the portal validates before calling.
+ */
+export async function issueCredential(db: DB, input: IssueCredentialInput): Promise<PortalCredential> {
+  const guestId = positiveInt("guestId", input.guestId);
+  const locationId = positiveInt("locationId", input.locationId);
+  const deviceId = input.deviceId === null ? null : positiveInt("deviceId", input.deviceId);
+  if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1 || input.ttlSeconds > 86_400) {
+    throw new TypeError("ttlSeconds must be an integer between 1 and 86400");
+  }
+  if (input.clientMac !== "" && !MAC_RE.test(input.clientMac)) throw new TypeError("clientMac must be a MAC address or empty");
+  const at = input.at ?? new Date();
+  const credential = {
+    username: `${USERNAME_PREFIX}${randomString(USERNAME_ALPHABET, USERNAME_RANDOM_LENGTH)}`,
+    password: randomString(PASSWORD_ALPHABET, PASSWORD_LENGTH),
+  };
+  await radiusRepository.insertCredential(db, {
+    ...credential,
+    guest_id: guestId,
+    location_id: locationId,
+    device_id: deviceId,
+    client_mac: input.clientMac === "" ? "" : canonicalMac(input.clientMac),
+    created_at: toDbDatetime(at),
+    expires_at: toDbDatetime(new Date(at.getTime() + input.ttlSeconds * 1000)),
+    used_at: null,
+  });
+  return credential;
+}

@@ -1,0 +1,229 @@
+/**
+ * The packet codec: the npm `radius` package decodes attributes and encodes replies (with our
+ * WISPr and ChilliSpot dictionaries); the security-critical parts are done here on the raw bytes,
+ * because the package compares authenticators through UTF-8 strings (lossy), verifies
+ * Message-Authenticator by re-encoding, and appends Message-Authenticator last where BlastRADIUS
+ * (CVE-2024-3596) asks for it first.
+ */
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import radius from "radius";
+
+/** What the package exports beyond its published types. */
+interface RadiusInternals {
+  load_dictionaries(): void;
+  vendor_name_to_id(name: string): string | undefined;
+  /** Writes attributes (array syntax) into `into`, returns the octets written. */
+  encode_attributes(into: Buffer, attributes: unknown[], vendor: number): number;
+}
+/** The package's "no vendor" table, for top-level attributes. */
+const NO_VENDOR = -1;
+const internals = radius as unknown as RadiusInternals;
+
+export const CODE = {
+  AccessRequest: 1,
+  AccessAccept: 2,
+  AccessReject: 3,
+  AccountingRequest: 4,
+  AccountingResponse: 5,
+} as const;
+
+export const ATTR = {
+  UserPassword: 2,
+  ProxyState: 33,
+  MessageAuthenticator: 80,
+} as const;
+
+const HEADER = 20;
+const AUTH_START = 4;
+const AUTH_END = 20;
+/** RFC 2865 section 3: the largest packet. */
+export const MAX_PACKET = 4096;
+
+let dictionariesReady = false;
+
+/** Adds our vendor dictionaries once; reloads the package's tables if something decoded before us. */
+export function ensureDictionaries(): void {
+  if (dictionariesReady) return;
+  radius.add_dictionary(fileURLToPath(new URL("./dictionaries/", import.meta.url)));
+  if (internals.vendor_name_to_id("WISPr") === undefined) radius.unload_dictionaries();
+  internals.load_dictionaries();
+  if (internals.vendor_name_to_id("WISPr") === undefined || internals.vendor_name_to_id("ChilliSpot") === undefined) {
+    throw new Error("RADIUS vendor dictionaries failed to load");
+  }
+  dictionariesReady = true;
+}
+
+/**
+ * The packet cut to its declared Length, or undefined when it is not a well-formed RADIUS packet:
+ * shorter than its Length, Length outside 20..4096, or attributes that do not tile the packet
+ * exactly (RFC 2865 section 3 says to silently discard those).
+ */
+export function wellFormed(buf: Buffer): Buffer | undefined {
+  if (buf.length < HEADER) return undefined;
+  const length = buf.readUInt16BE(2);
+  if (length < HEADER || length > MAX_PACKET || length > buf.length) return undefined;
+  let off = HEADER;
+  while (off < length) {
+    if (off + 2 > length) return undefined;
+    const attrLength = buf[off + 1];
+    if (attrLength < 2 || off + attrLength > length) return undefined;
+    off += attrLength;
+  }
+  return buf.subarray(0, length);
+}
+
+/** Offsets of every top-level attribute of a type (the packet must be wellFormed). */
+function attributeOffsets(packet: Buffer, type: number): number[] {
+  const out: number[] = [];
+  for (let off = HEADER; off < packet.length; off += packet[off + 1]) if (packet[off] === type) out.push(off);
+  return out;
+}
+
+export interface Decoded {
+  code: number;
+  identifier: number;
+  authenticator: Buffer;
+  /** Attributes by dictionary name; vendor attributes under attributes["Vendor-Specific"]. */
+  attributes: Record<string, unknown>;
+  raw: Buffer;
+}
+
+/** Decodes a wellFormed packet's attributes without the secret; throws on malformed attribute values. */
+export function decodePacket(packet: Buffer): Decoded {
+  ensureDictionaries();
+  const decoded = radius.decode_without_secret({ packet });
+  return {
+    code: packet[0],
+    identifier: packet[1],
+    authenticator: Buffer.from(packet.subarray(AUTH_START, AUTH_END)),
+    attributes: decoded.attributes as Record<string, unknown>,
+    raw: packet,
+  };
+}
+
+/** A string attribute (the first one when the packet repeats it). */
+export function stringAttr(attrs: Record<string, unknown>, name: string): string | undefined {
+  const v = attrs[name];
+  const first = Array.isArray(v) ? v[0] : v;
+  return typeof first === "string" ? first : undefined;
+}
+
+/** An integer attribute: its number, or its dictionary name when the value is enumerated. */
+export function intAttr(attrs: Record<string, unknown>, name: string): number | string | undefined {
+  const v = attrs[name];
+  const first = Array.isArray(v) ? v[0] : v;
+  return typeof first === "number" || typeof first === "string" ? first : undefined;
+}
+
+export function octetsAttr(attrs: Record<string, unknown>, name: string): Buffer | undefined {
+  const v = attrs[name];
+  const first = Array.isArray(v) ? v[0] : v;
+  return Buffer.isBuffer(first) ? first : undefined;
+}
+
+function hmacMd5(secret: string, data: Buffer): Buffer {
+  return createHmac("md5", secret).update(data).digest();
+}
+
+function md5(...parts: (Buffer | string)[]): Buffer {
+  const h = createHash("md5");
+  for (const p of parts) h.update(p);
+  return h.digest();
+}
+
+export type MessageAuthenticatorCheck = "absent" | "valid" | "invalid";
+
+/**
+ * RFC 3579 section 3.2: HMAC-MD5 over the packet with the Message-Authenticator value zeroed.
+ * Access-Request signs with its own Request Authenticator; Accounting-Request (as FreeRADIUS
+ * does, like RFC 5176 requests) with the authenticator field zeroed. More than one is invalid.
+ */
+export function checkMessageAuthenticator(packet: Buffer, secret: string): MessageAuthenticatorCheck {
+  const offsets = attributeOffsets(packet, ATTR.MessageAuthenticator);
+  if (offsets.length === 0) return "absent";
+  const off = offsets[0];
+  if (offsets.length > 1 || packet[off + 1] !== 18) return "invalid";
+  const copy = Buffer.from(packet);
+  copy.fill(0, off + 2, off + 18);
+  if (packet[0] === CODE.AccountingRequest) copy.fill(0, AUTH_START, AUTH_END);
+  return timingSafeEqual(hmacMd5(secret, copy), packet.subarray(off + 2, off + 18)) ? "valid" : "invalid";
+}
+
+/** RFC 2866 section 3: Request Authenticator = MD5(Code+Identifier+Length+16 zero octets+Attributes+Secret). */
+export function accountingAuthenticatorValid(packet: Buffer, secret: string): boolean {
+  const copy = Buffer.from(packet);
+  copy.fill(0, AUTH_START, AUTH_END);
+  return timingSafeEqual(md5(copy, secret), packet.subarray(AUTH_START, AUTH_END));
+}
+
+/** RFC 2865 section 5.2: User-Password hidden with MD5(secret + RA), chained over 16-octet blocks. */
+export function decryptUserPassword(hidden: Buffer, secret: string, requestAuthenticator: Buffer): string | undefined {
+  if (hidden.length < 16 || hidden.length > 128 || hidden.length % 16 !== 0) return undefined;
+  const out = Buffer.alloc(hidden.length);
+  let prev = requestAuthenticator;
+  for (let i = 0; i < hidden.length; i += 16) {
+    const b = md5(Buffer.from(secret, "utf8"), prev);
+    for (let j = 0; j < 16; j++) out[i + j] = hidden[i + j] ^ b[j];
+    prev = hidden.subarray(i, i + 16);
+  }
+  const end = out.indexOf(0);
+  return out.subarray(0, end === -1 ? out.length : end).toString("utf8");
+}
+
+/** The raw User-Password value of an Access-Request, when present. */
+export function rawUserPassword(packet: Buffer): Buffer | undefined {
+  const [off] = attributeOffsets(packet, ATTR.UserPassword);
+  return off === undefined ? undefined : packet.subarray(off + 2, off + packet[off + 1]);
+}
+
+/** Attributes in the package's array syntax: [name, value] or ["Vendor-Specific", vendor, [[name, value]...]]. */
+export type ReplyAttribute = [string, string | number | Buffer] | ["Vendor-Specific", string, [string, number | string][]];
+
+const scratch = Buffer.alloc(MAX_PACKET);
+
+/**
+ * Encodes a reply to `request`: the package writes the attributes, we write the header around them
+ * (its own encode() allocates and hashes more than a reply needs). Access replies carry
+ * Message-Authenticator as their first attribute (computed with the Request Authenticator in
+ * place, then the Response Authenticator over the result, RFC 3579 section 3.2). Proxy-State
+ * attributes are copied back unchanged (RFC 2865 section 5.33).
+ */
+export function encodeReply(request: Decoded, code: number, attributes: ReplyAttribute[], secret: string): Buffer {
+  ensureDictionaries();
+  const withMa = code === CODE.AccessAccept || code === CODE.AccessReject;
+  let off = HEADER;
+  if (withMa) {
+    scratch[off] = ATTR.MessageAuthenticator;
+    scratch[off + 1] = 18;
+    scratch.fill(0, off + 2, off + 18);
+    off += 18;
+  }
+  off += internals.encode_attributes(scratch.subarray(off), attributes, NO_VENDOR);
+  for (const at of attributeOffsets(request.raw, ATTR.ProxyState)) {
+    const len = request.raw[at + 1];
+    if (off + len > MAX_PACKET) throw new Error("reply would exceed 4096 octets");
+    request.raw.copy(scratch, off, at, at + len);
+    off += len;
+  }
+  const packet = Buffer.from(scratch.subarray(0, off));
+  packet[0] = code;
+  packet[1] = request.identifier;
+  packet.writeUInt16BE(off, 2);
+  return signResponse(packet, request.authenticator, secret, withMa);
+}
+
+/**
+ * Signs an encoded response in place: with the Request Authenticator in the authenticator field,
+ * first the Message-Authenticator (when the first attribute is one, RFC 3579 section 3.2), then
+ * the Response Authenticator = MD5(Code+Identifier+Length+RequestAuth+Attributes+Secret) (RFC 2865 section 3).
+ */
+export function signResponse(packet: Buffer, requestAuthenticator: Buffer, secret: string, firstIsMessageAuthenticator: boolean): Buffer {
+  requestAuthenticator.copy(packet, AUTH_START);
+  if (firstIsMessageAuthenticator) {
+    packet.fill(0, HEADER + 2, HEADER + 18);
+    hmacMd5(secret, packet).copy(packet, HEADER + 2);
+  }
+  md5(packet, secret).copy(packet, AUTH_START);
+  return packet;
+}

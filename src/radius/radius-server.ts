@@ -1,0 +1,127 @@
+/**
+ * The RADIUS listeners: authentication and accounting over UDP, started beside the HTTP API (or
+ * alone) and stopped cleanly: sockets closed first, then in-flight packets finish.
+ */
+import { type Socket, createSocket } from "node:dgram";
+import type { FastifyBaseLogger } from "fastify";
+import type { Config } from "../config.js";
+import type { DB } from "../db/database.js";
+import { toDbDatetime } from "../db/time.js";
+import { DuplicateCache } from "./duplicate-cache.js";
+import { PacketHandler, type PortKind } from "./packet-handler.js";
+import { ensureDictionaries } from "./radius-codec.js";
+import { radiusRepository } from "./radius.repository.js";
+
+export interface RadiusListener {
+  /** Ports actually bound (ephemeral ones when the config says 0). */
+  authPort: number;
+  acctPort: number;
+  stop(): Promise<void>;
+}
+
+export interface RadiusDeps {
+  db: DB;
+  config: Readonly<Config>;
+  log: FastifyBaseLogger;
+}
+
+/** NASes retransmit after a few seconds, a handful of times; 30 s covers that with room to spare. */
+const DUPLICATE_WINDOW_MS = 30_000;
+const DUPLICATE_MAX_ENTRIES = 100_000;
+/** Beyond this many packets being processed, new ones are dropped: the NAS retries, the database breathes. */
+const MAX_IN_FLIGHT = 2_048;
+const HOUSEKEEPING_MS = 10_000;
+const PURGE_EVERY_MS = 3_600_000;
+/** Used or expired credentials are kept a day for support questions, then deleted. */
+const CREDENTIAL_RETENTION_MS = 86_400_000;
+const RECV_BUFFER = 4 * 1024 * 1024;
+
+function bind(host: string, port: number): Promise<Socket> {
+  const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4", recvBufferSize: RECV_BUFFER });
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => {
+      socket.close();
+      reject(err);
+    };
+    socket.once("error", onError);
+    socket.bind(port, host, () => {
+      socket.off("error", onError);
+      resolve(socket);
+    });
+  });
+}
+
+export async function startRadius({ db, config, log }: RadiusDeps): Promise<RadiusListener> {
+  ensureDictionaries();
+  const handler = new PacketHandler(db, config, log);
+  const auth = await bind(config.radius.host, config.radius.authPort);
+  let acct: Socket;
+  try {
+    acct = await bind(config.radius.host, config.radius.acctPort);
+  } catch (err) {
+    auth.close();
+    throw err;
+  }
+  const inFlight = new Set<Promise<void>>();
+  let closed = false;
+
+  const listen = (kind: PortKind, socket: Socket) => {
+    const cache = new DuplicateCache(DUPLICATE_WINDOW_MS, DUPLICATE_MAX_ENTRIES);
+    socket.on("error", (err) => log.error({ err, kind }, "radius socket error"));
+    socket.on("message", (msg, rinfo) => {
+      if (closed || msg.length < 20 || inFlight.size >= MAX_IN_FLIGHT) return;
+      const key = DuplicateCache.key(rinfo.address, rinfo.port, msg);
+      const seen = cache.begin(key, Date.now());
+      if (seen === "pending") return;
+      if (seen !== "new") {
+        socket.send(seen, rinfo.port, rinfo.address);
+        return;
+      }
+      const work = handler
+        .handle(kind, msg)
+        .then((reply) => {
+          cache.finish(key, reply, Date.now());
+          if (reply && !closed) socket.send(reply, rinfo.port, rinfo.address);
+        })
+        .catch((err) => {
+          cache.finish(key, undefined, Date.now());
+          log.error({ err, kind }, "radius request failed; no answer, the NAS will retry");
+        })
+        .finally(() => inFlight.delete(work));
+      inFlight.add(work);
+    });
+    return cache;
+  };
+  const caches = [listen("auth", auth), listen("acct", acct)];
+
+  let lastPurge = 0;
+  const housekeeping = setInterval(() => {
+    const now = Date.now();
+    for (const c of caches) c.sweep(now);
+    if (now - lastPurge < PURGE_EVERY_MS) return;
+    lastPurge = now;
+    radiusRepository
+      .purgeCredentials(db, toDbDatetime(new Date(now - CREDENTIAL_RETENTION_MS)))
+      .catch((err) => log.error({ err }, "purging expired portal credentials failed"));
+  }, HOUSEKEEPING_MS);
+  housekeeping.unref();
+
+  const authPort = auth.address().port;
+  const acctPort = acct.address().port;
+  log.info({ host: config.radius.host, authPort, acctPort }, "radius listening");
+
+  let stopping: Promise<void> | undefined;
+  return {
+    authPort,
+    acctPort,
+    stop() {
+      stopping ??= (async () => {
+        closed = true;
+        clearInterval(housekeeping);
+        await Promise.all([auth, acct].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+        await Promise.allSettled([...inFlight]);
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,203 @@
+/** Accounting-Requests from radclient (and exact bytes, for retransmission), on SQLite and PostgreSQL. */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { localDay } from "../../src/modules/guests/local-day.js";
+import { issueCredential } from "../../src/radius/portal-credentials.js";
+import { DIALECTS } from "../helpers/db.js";
+import { openPeer, radclient, rawExchange } from "./radclient.js";
+import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
+import { accessRequestBytes, accountingRequestBytes, decodeReply } from "./raw-packets.js";
+
+const GIGA = 2 ** 32;
+
+for (const dialect of DIALECTS) {
+  describe(`radius accounting (${dialect})`, () => {
+    let t: RadiusEnv;
+    let locationId: number;
+    let ap: { id: number; mac: string; secret: string };
+    before(async () => {
+      t = await createRadiusEnv(dialect);
+      locationId = await makeLocation(t, { daily_bandwidth_cap: 10 * GIGA });
+      ap = await makeDevice(t, locationId);
+    });
+    after(async () => t.close());
+
+    const acct = (lines: string[], secret = ap.secret) =>
+      radclient(t.radius.acctPort, "acct", secret, [...lines, `Called-Station-Id = "${dashed(ap.mac)}:GuestWiFi"`]);
+    const profile = async (guestId: number) => {
+      const res = await t.call("GET", "get-social-user-profile", { user_ids: String(guestId) });
+      assert.equal(res.statusCode, 200, JSON.stringify(res.body));
+      return res.body.data[0];
+    };
+    const usageToday = async (guestId: number) => {
+      const row = await t.db
+        .selectFrom("daily_usage")
+        .select("octets")
+        .where("guest_id", "=", guestId)
+        .where("location_id", "=", locationId)
+        .where("day", "=", localDay(new Date(), "America/Chicago"))
+        .executeTakeFirst();
+      return row ? Number(row.octets) : 0;
+    };
+
+    it("keeps the guest's totals from Start, Interim-Update and Stop, with Gigawords, visible through the API", async () => {
+      const client = randomMac();
+      const guestId = await makeGuest(t, locationId, client);
+      const cred = await issueCredential(t.db, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
+      const session = [`User-Name = "${cred.username}"`, `Acct-Session-Id = "sess-${guestId}"`, `Calling-Station-Id = "${dashed(client)}"`];
+      const start = await acct(["Acct-Status-Type = Start", ...session]);
+      assert.equal(start.code, "Accounting-Response", start.output);
+      const p0 = await profile(guestId);
+      assert.equal(p0.radius_session_total_time, 0);
+      assert.match(p0.radius_session_first_datetime, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+      await acct(["Acct-Status-Type = Interim-Update", ...session, "Acct-Session-Time = 300", "Acct-Input-Octets = 1000", "Acct-Output-Octets = 5000"]);
+      const r = await acct([
+        "Acct-Status-Type = Stop",
+        ...session,
+        "Acct-Session-Time = 900",
+        "Acct-Input-Octets = 3000",
+        "Acct-Output-Octets = 7",
+        "Acct-Output-Gigawords = 1",
+        "Acct-Terminate-Cause = User-Request",
+      ]);
+      assert.equal(r.code, "Accounting-Response");
+      const p = await profile(guestId);
+      assert.equal(p.radius_session_total_time, 900);
+      assert.equal(p.radius_total_bandwidth_input, 3000);
+      assert.equal(p.radius_total_bandwidth_output, GIGA + 7);
+      assert.match(p.radius_session_last_datetime, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      assert.equal(await usageToday(guestId), 3000 + GIGA + 7);
+      const s = await t.db.selectFrom("radius_sessions").selectAll().where("acct_session_id", "=", `sess-${guestId}`).executeTakeFirstOrThrow();
+      assert.equal(s.guest_id, guestId);
+      assert.notEqual(s.stopped_at, null);
+      assert.equal(s.terminate_cause, "User-Request");
+
+      // A late Interim-Update (lower counters) and a second Stop add nothing.
+      await acct(["Acct-Status-Type = Interim-Update", ...session, "Acct-Session-Time = 300", "Acct-Input-Octets = 1000"]);
+      await acct(["Acct-Status-Type = Stop", ...session, "Acct-Session-Time = 900", "Acct-Input-Octets = 3000", "Acct-Output-Octets = 7", "Acct-Output-Gigawords = 1"]);
+      const again = await profile(guestId);
+      assert.equal(again.radius_session_total_time, 900);
+      assert.equal(again.radius_total_bandwidth_input, 3000);
+      assert.equal(again.radius_total_bandwidth_output, GIGA + 7);
+    });
+
+    it("finds a returning guest's sessions by client MAC and counts the visit", async () => {
+      const client = randomMac();
+      const guestId = await makeGuest(t, locationId, client);
+      await t.db.deleteFrom("daily_visitors").where("guest_id", "=", guestId).execute();
+      const mac = dashed(client);
+      await acct(["Acct-Status-Type = Start", `User-Name = "${mac}"`, `Acct-Session-Id = "mac-${guestId}"`, `Calling-Station-Id = "${mac}"`]);
+      await acct(["Acct-Status-Type = Interim-Update", `User-Name = "${mac}"`, `Acct-Session-Id = "mac-${guestId}"`, `Calling-Station-Id = "${mac}"`, "Acct-Session-Time = 60", "Acct-Input-Octets = 10", "Acct-Output-Octets = 20"]);
+      const p = await profile(guestId);
+      assert.equal(p.radius_session_total_time, 60);
+      assert.equal(p.radius_total_bandwidth_input + p.radius_total_bandwidth_output, 30);
+      const visitors = await t.db.selectFrom("daily_visitors").selectAll().where("guest_id", "=", guestId).execute();
+      assert.equal(visitors.length, 1);
+    });
+
+    it("answers for unknown users too, and never answers a wrong secret", async () => {
+      const r = await acct(["Acct-Status-Type = Start", 'User-Name = "nobody"', 'Acct-Session-Id = "unknown-1"', `Calling-Station-Id = "${dashed(randomMac())}"`]);
+      assert.equal(r.code, "Accounting-Response");
+      const s = await t.db.selectFrom("radius_sessions").selectAll().where("acct_session_id", "=", "unknown-1").executeTakeFirstOrThrow();
+      assert.equal(s.guest_id, null);
+      const wrong = await acct(["Acct-Status-Type = Start", 'User-Name = "nobody"', 'Acct-Session-Id = "unknown-2"'], "wrong-secret");
+      assert.equal(wrong.code, undefined);
+      assert.equal(await t.db.selectFrom("radius_sessions").selectAll().where("acct_session_id", "=", "unknown-2").executeTakeFirst(), undefined);
+    });
+
+    it("closes only that access point's open sessions on Accounting-On", async () => {
+      const other = await makeDevice(t, locationId);
+      await acct(["Acct-Status-Type = Start", 'Acct-Session-Id = "reboot-a"']);
+      await radclient(t.radius.acctPort, "acct", other.secret, ["Acct-Status-Type = Start", 'Acct-Session-Id = "reboot-b"', `NAS-Identifier = "${other.mac}"`]);
+      const r = await acct(["Acct-Status-Type = Accounting-On"]);
+      assert.equal(r.code, "Accounting-Response");
+      const rows = await t.db.selectFrom("radius_sessions").select(["acct_session_id", "stopped_at", "terminate_cause"]).where("acct_session_id", "in", ["reboot-a", "reboot-b"]).orderBy("acct_session_id").execute();
+      assert.notEqual(rows[0].stopped_at, null);
+      assert.equal(rows[0].terminate_cause, "NAS-Reboot");
+      assert.equal(rows[1].stopped_at, null);
+    });
+
+    it("answers retransmissions on both ports from the cache, processing each request once", async () => {
+      const client = randomMac();
+      const guestId = await makeGuest(t, locationId, client);
+      const peer = await openPeer();
+      try {
+        const cred = await issueCredential(t.db, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
+        const access = accessRequestBytes(ap.secret, 9, [
+          ["User-Name", cred.username],
+          ["User-Password", cred.password],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(client)],
+        ]);
+        const [accept] = await peer.exchange(t.radius.authPort, [access]);
+        assert.equal(decodeReply(accept).code, "Access-Accept");
+        // Processed again, the used credential would now be rejected.
+        const [resent] = await peer.exchange(t.radius.authPort, [access]);
+        assert.deepEqual(resent, accept);
+        const [fresh] = await peer.exchange(t.radius.authPort, [accessRequestBytes(ap.secret, 10, [
+          ["User-Name", cred.username],
+          ["User-Password", cred.password],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(client)],
+        ])]);
+        assert.equal(decodeReply(fresh).code, "Access-Reject", "a new request (new identifier) is processed");
+
+        const interim = accountingRequestBytes(ap.secret, 77, [
+          ["Acct-Status-Type", "Interim-Update"],
+          ["Acct-Session-Id", `retx-${guestId}`],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(client)],
+          ["Acct-Session-Time", 30],
+          ["Acct-Input-Octets", 4000],
+        ]);
+        const [first] = await peer.exchange(t.radius.acctPort, [interim]);
+        assert.equal(decodeReply(first).code, "Accounting-Response");
+        // Processed again, the copy would recreate the session and count its octets a second time.
+        await t.db.deleteFrom("radius_sessions").where("acct_session_id", "=", `retx-${guestId}`).execute();
+        const copies = await peer.exchange(t.radius.acctPort, [interim, interim]);
+        assert.deepEqual(copies, [first, first]);
+        assert.equal(await t.db.selectFrom("radius_sessions").selectAll().where("acct_session_id", "=", `retx-${guestId}`).executeTakeFirst(), undefined);
+        const p = await profile(guestId);
+        assert.equal(p.radius_total_bandwidth_input, 4000);
+        assert.equal(p.radius_session_total_time, 30);
+      } finally {
+        await peer.close();
+      }
+    });
+
+    it("counts concurrent Interim-Updates of one session exactly once", async () => {
+      const client = randomMac();
+      const guestId = await makeGuest(t, locationId, client);
+      const packets = Array.from({ length: 24 }, (_, i) =>
+        accountingRequestBytes(ap.secret, i, [
+          ["Acct-Status-Type", "Interim-Update"],
+          ["Acct-Session-Id", `burst-${guestId}`],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(client)],
+          ["Acct-Session-Time", (i + 1) * 10],
+          ["Acct-Input-Octets", (i + 1) * 1000],
+          ["Acct-Output-Octets", (i + 1) * 3],
+        ]),
+      );
+      const answers = await rawExchange(t.radius.acctPort, packets.reverse());
+      assert.equal(answers.length, 24);
+      const p = await profile(guestId);
+      assert.equal(p.radius_session_total_time, 240);
+      assert.equal(p.radius_total_bandwidth_input, 24_000);
+      assert.equal(p.radius_total_bandwidth_output, 72);
+      assert.equal(await usageToday(guestId), 24_072);
+    });
+
+    it("rejects the next login once accounting has used up the daily cap", async () => {
+      const client = randomMac();
+      const guestId = await makeGuest(t, locationId, client);
+      const session = [`Acct-Session-Id = "cap-${guestId}"`, `Calling-Station-Id = "${dashed(client)}"`];
+      await acct(["Acct-Status-Type = Interim-Update", ...session, "Acct-Input-Octets = 5", "Acct-Output-Octets = 0", "Acct-Output-Gigawords = 10"]);
+      const cred = await issueCredential(t.db, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
+      const r = await radclient(t.radius.authPort, "auth", ap.secret, papRequest(ap.mac, client, cred.username, cred.password));
+      assert.equal(r.code, "Access-Reject", r.output);
+      assert.match(r.attributes["Reply-Message"] ?? "", /used up/);
+    });
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Malformed, truncated and hostile packets at both ports: nothing is answered, nothing fails
+ * inside, and the server then still answers good requests. Seeded, so a failure reproduces.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import pino from "pino";
+import { loadConfig } from "../../src/config.js";
+import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
+import { type TestApp, createTestApp } from "../helpers/app.js";
+import { DIALECTS } from "../helpers/db.js";
+import { radclient, rawExchange } from "./radclient.js";
+import { dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
+import { accessRequestBytes, accountingRequestBytes } from "./raw-packets.js";
+
+/** mulberry32: a tiny deterministic generator. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hostilePackets(seed: number, good: Buffer[]): Buffer[] {
+  const rnd = prng(seed);
+  const int = (n: number) => Math.floor(rnd() * n);
+  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
+  const out: Buffer[] = [];
+  // Pure noise, including empty and oversized datagrams.
+  for (let i = 0; i < 300; i++) out.push(bytes(int(i % 10 === 0 ? 4200 : 120)));
+  for (const g of good) {
+    // Every truncation of a real packet.
+    for (let n = 0; n < g.length; n++) out.push(g.subarray(0, n));
+    // Lies in the Length field.
+    for (const len of [0, 1, 19, 20, g.length - 1, g.length + 1, 4097, 65535]) {
+      const p = Buffer.from(g);
+      p.writeUInt16BE(len, 2);
+      out.push(p);
+    }
+    // Broken attribute lengths at every attribute boundary, and random byte flips.
+    for (let off = 20; off < g.length; off += Math.max(2, g[off + 1])) {
+      for (const len of [0, 1, 255, g.length - off + 1]) {
+        const p = Buffer.from(g);
+        p[off + 1] = len;
+        out.push(p);
+      }
+    }
+    for (let i = 0; i < 200; i++) {
+      const p = Buffer.from(g);
+      for (let k = 0; k <= int(4); k++) p[int(p.length)] = int(256);
+      out.push(p);
+    }
+    // Every code on the wrong port, with a random tail.
+    for (let code = 0; code < 256; code += 17) {
+      const p = Buffer.concat([g, bytes(int(8))]);
+      p[0] = code;
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`radius under malformed traffic (${dialect})`, () => {
+    let t: TestApp;
+    let radius: RadiusListener;
+    const logs: { level: number; msg: string; reason?: string }[] = [];
+    before(async () => {
+      t = await createTestApp(dialect);
+      const log = pino({ level: "debug" }, { write: (line: string) => logs.push(JSON.parse(line)) });
+      const config = loadConfig({ RADIUS_HOST: "127.0.0.1", RADIUS_AUTH_PORT: "0", RADIUS_ACCT_PORT: "0" });
+      radius = await startRadius({ db: t.db, config, log });
+    });
+    after(async () => {
+      await radius.stop();
+      await t.close();
+    });
+
+    it("drops every malformed packet on both ports and keeps answering good ones", async () => {
+      const locationId = await makeLocation(t, { daily_bandwidth_cap: 1_000_000 });
+      const ap = await makeDevice(t, locationId);
+      const client = randomMac();
+      await makeGuest(t, locationId, client);
+      const mac = dashed(client);
+      const access = accessRequestBytes(ap.secret, 1, [
+        ["User-Name", mac],
+        ["User-Password", mac],
+        ["Called-Station-Id", dashed(ap.mac)],
+        ["Calling-Station-Id", mac],
+      ]);
+      const accounting = accountingRequestBytes(ap.secret, 2, [
+        ["Acct-Status-Type", "Interim-Update"],
+        ["Acct-Session-Id", "fuzz-session"],
+        ["Called-Station-Id", dashed(ap.mac)],
+        ["Calling-Station-Id", mac],
+        ["Acct-Input-Octets", 100],
+      ]);
+      // Well-formed, but with values the decoder must refuse: a 2-octet integer, a 3-octet vendor id.
+      const withLength = (b: Buffer) => {
+        b.writeUInt16BE(b.length, 2);
+        return b;
+      };
+      const badValues = [
+        withLength(Buffer.concat([Buffer.from([4, 9, 0, 0]), Buffer.alloc(16), Buffer.from([40, 4, 0, 1])])),
+        withLength(Buffer.concat([Buffer.from([1, 10, 0, 0]), Buffer.alloc(16), Buffer.from([26, 5, 0, 0, 1])])),
+      ];
+      const packets = hostilePackets(20261123, [access, accounting]);
+      for (const port of [radius.authPort, radius.acctPort]) {
+        for (let i = 0; i < packets.length; i += 500) {
+          const answers = await rawExchange(port, [...packets.slice(i, i + 500), ...badValues], 0, 300);
+          // Random flips may keep a packet valid (a flip in the authenticator of an Access-Request,
+          // say): those are real requests and get real answers; nothing else may.
+          for (const a of answers) assert.ok(a[0] === 2 || a[0] === 3 || a[0] === 5, `unexpected answer code ${a[0]}`);
+        }
+      }
+      const reasons = new Set(logs.filter((l) => l.msg === "radius packet dropped").map((l) => l.reason));
+      for (const r of ["malformed packet", "wrong code for this port", "undecodable attributes", "unknown access point", "bad Message-Authenticator", "bad accounting authenticator"]) {
+        assert.ok(reasons.has(r), `the fuzz reached "${r}" (got ${[...reasons].join(", ")})`);
+      }
+      assert.deepEqual(logs.filter((l) => l.level >= 50), [], "no request failed inside the server");
+
+      const good = await radclient(radius.authPort, "auth", ap.secret, papRequest(ap.mac, client, mac, mac));
+      assert.equal(good.code, "Access-Accept", good.output);
+      const acct = await radclient(radius.acctPort, "acct", ap.secret, ["Acct-Status-Type = Start", 'Acct-Session-Id = "after-fuzz"', `Called-Station-Id = "${ap.mac}"`]);
+      assert.equal(acct.code, "Accounting-Response", acct.output);
+    });
+  });
+}
