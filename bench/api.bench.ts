@@ -1,0 +1,92 @@
+/**
+ * Issue 2 benchmark: get-location with 10 ids, authenticated, 50 connections for 10 s, on SQLite and
+ * PostgreSQL, against a bare Fastify route serving the same JSON from memory; and location writes.
+ */
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type LoadResult, load, printRow } from "./support/load.js";
+import { startTarget } from "./support/target.js";
+
+const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const TARGET = "bench/support/api-target.ts";
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+
+interface AppInfo {
+  port: number;
+  identifier: string;
+  ids: number[];
+}
+
+function locationBody(identifier: string): string {
+  return new URLSearchParams({
+    identifier,
+    location_name: "Bench Write",
+    address1: "2 Main Street",
+    town: "Springfield",
+    state: "IL",
+    zipcode: "62701",
+    country: "US",
+    phone_number: "(217)555-0100",
+    timezone: "America/Chicago",
+  }).toString();
+}
+
+export default async function run(): Promise<void> {
+  const file = join(tmpdir(), `guestwifi-bench-${randomBytes(4).toString("hex")}.db`);
+  const sqlite = await startTarget<AppInfo>(TARGET, ["app", `sqlite:${file}`]);
+  const pg = await startTarget<AppInfo>(TARGET, ["app", PG_URL, `bench_${randomBytes(4).toString("hex")}`]).catch(async (err) => {
+    await sqlite.stop();
+    throw err;
+  });
+  try {
+    const path = (i: AppInfo) => `/api/get-location?location_ids=${i.ids.join(",")}`;
+    const sample = await fetch(`http://127.0.0.1:${sqlite.info.port}${path(sqlite.info)}`, {
+      headers: { identifier: sqlite.info.identifier },
+    });
+    const json = await sample.text();
+    if (sample.status !== 200) throw new Error(`get-location answered ${sample.status}: ${json}`);
+    const bare = await startTarget<{ port: number }>(TARGET, ["bare", json]);
+    console.log(`get-location, 10 ids, 50 connections, ${DURATION} s each (response ${json.length} bytes)`);
+    let baseline: LoadResult;
+    try {
+      baseline = await load("bare Fastify route, same JSON from memory", {
+        url: `http://127.0.0.1:${bare.info.port}/api/get-location`,
+        duration: DURATION,
+      });
+    } finally {
+      await bare.stop();
+    }
+    printRow(baseline);
+    for (const [name, t] of [
+      ["SQLite", sqlite],
+      ["PostgreSQL", pg],
+    ] as const) {
+      const r = await load(`get-location on ${name}`, {
+        url: `http://127.0.0.1:${t.info.port}${path(t.info)}`,
+        headers: { identifier: t.info.identifier },
+        duration: DURATION,
+      });
+      printRow(r, baseline);
+    }
+    console.log(`\ncreate-or-update-location (writes), 50 connections, ${DURATION} s each`);
+    for (const [name, t] of [
+      ["SQLite", sqlite],
+      ["PostgreSQL", pg],
+    ] as const) {
+      const r = await load(`create location on ${name}`, {
+        url: `http://127.0.0.1:${t.info.port}/api/create-or-update-location`,
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: locationBody(t.info.identifier),
+        duration: DURATION,
+      });
+      printRow(r);
+    }
+  } finally {
+    await sqlite.stop();
+    await pg.stop();
+    for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+  }
+}

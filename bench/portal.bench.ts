@@ -1,0 +1,100 @@
+/**
+ * Issue 3 benchmark: portal logins per second. Each request is the POST of the custom form, end to
+ * end: session cookie + signed state (CSRF) check, per-client rate limit, recordLogin (guest upsert,
+ * login row, daily aggregates), a one-time RADIUS credential, and the 303 to the CoovaChilli logon
+ * URL with the PAP-encoded password. Every login is a new guest (a fresh e-mail) from one of 64
+ * client MACs. Baselines in the same run: a bare Fastify route serving the login page's HTML from
+ * memory, and the real login page (GET as a gateway links to it: md check, AP lookup, markHeard).
+ */
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PortalTargetInfo } from "./support/portal-target.js";
+import { type LoadResult, load, printRow } from "./support/load.js";
+import { startTarget } from "./support/target.js";
+
+const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const TARGET = "bench/support/portal-target.ts";
+const DURATION = Number(process.env.BENCH_PORTAL_DURATION ?? 5);
+const CONNECTIONS = 20;
+
+/** POSTs of the custom form, one fresh guest each; a login counts when it answers 303 to the gateway. */
+async function logins(label: string, info: PortalTargetInfo): Promise<LoadResult> {
+  let n = 0;
+  let handedOff = 0;
+  let other = 0;
+  const r = await load(label, {
+    url: `http://127.0.0.1:${info.port}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      {
+        method: "POST",
+        path: "/portal/login/custom",
+        setupRequest: (req) => {
+          const i = n++;
+          const c = info.clients[i % info.clients.length];
+          return {
+            ...req,
+            headers: { cookie: c.cookie, "content-type": "application/x-www-form-urlencoded", "user-agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/126.0 Mobile" },
+            body: new URLSearchParams({ state: c.state, name: `Guest ${i}`, email: `guest${i}@bench.example` }).toString(),
+          };
+        },
+        onResponse: (status) => {
+          if (status === 303) handedOff++;
+          else other++;
+        },
+      },
+    ],
+  });
+  // autocannon counts the 303 as non-2xx; here it is the success.
+  return { ...r, non2xx: other, label: `${label} (${handedOff} logins)` };
+}
+
+export default async function run(): Promise<void> {
+  const file = join(tmpdir(), `guestwifi-portal-bench-${randomBytes(4).toString("hex")}.db`);
+  const sqlite = await startTarget<PortalTargetInfo>(TARGET, ["app", `sqlite:${file}`]);
+  const pg = await startTarget<PortalTargetInfo>(TARGET, ["app", PG_URL, `bench_portal_${randomBytes(4).toString("hex")}`]).catch(
+    async (err) => {
+      await sqlite.stop();
+      throw err;
+    },
+  );
+  try {
+    const sample = await fetch(`http://127.0.0.1:${sqlite.info.port}${sqlite.info.pagePath}`);
+    const html = await sample.text();
+    if (sample.status !== 200) throw new Error(`the login page answered ${sample.status}`);
+    const bare = await startTarget<{ port: number }>(TARGET, ["bare", html]);
+    console.log(`portal, ${CONNECTIONS} connections, ${DURATION} s each (login page ${html.length} bytes)`);
+    let baseline: LoadResult;
+    try {
+      baseline = await load("bare Fastify route, same page from memory", {
+        url: `http://127.0.0.1:${bare.info.port}/portal/l/bare`,
+        connections: CONNECTIONS,
+        duration: DURATION,
+      });
+    } finally {
+      await bare.stop();
+    }
+    printRow(baseline);
+    for (const [name, t] of [
+      ["SQLite", sqlite],
+      ["PostgreSQL", pg],
+    ] as const) {
+      const page = await load(`login page GET on ${name}`, {
+        url: `http://127.0.0.1:${t.info.port}${t.info.pagePath}`,
+        connections: CONNECTIONS,
+        duration: DURATION,
+      });
+      printRow(page, baseline);
+      const posted = await logins(`custom-form login on ${name}`, t.info);
+      printRow(posted, baseline);
+      console.log(`${"".padEnd(44)} logins / page views ${(posted.rps / page.rps).toFixed(2)}`);
+    }
+  } finally {
+    await sqlite.stop();
+    await pg.stop();
+    for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Issue 4 benchmark: Access-Requests and Accounting-Requests per second, sent by Debian's radclient
+ * in parallel mode (-p) over loopback, to our RADIUS server (its own process, SQLite) and, in the
+ * same run, to Debian's FreeRADIUS with a generated minimal config (files module answering the
+ * same users with the same reply attributes, detail module storing accounting, as its default
+ * site does). Target: ours at least 0.8 of FreeRADIUS.
+ *
+ * Access-Requests are returning-guest MAC authentications (User-Name = User-Password = the client
+ * MAC, CoovaChilli's default), which stay valid however often they are repeated, unlike one-time
+ * portal credentials. Accounting-Requests are Interim-Updates with growing counters, each session
+ * several times, so every packet carries new octets to add (nothing is a no-op repeat).
+ *
+ * This file is also the target process: started with --radius-target it runs our service with
+ * HTTP off, as `guestwifi serve --radius-only` does.
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../src/config.js";
+import { createDatabase } from "../src/db/database.js";
+import { migrateToLatest } from "../src/db/migrator.js";
+import { nowDatetime } from "../src/db/time.js";
+import { createAccount } from "../src/modules/accounts/accounts.service.js";
+import { deviceRepository } from "../src/modules/devices/devices.repository.js";
+import { recordLogin } from "../src/modules/guests/guest-activity.service.js";
+import { locationRepository } from "../src/modules/locations/locations.repository.js";
+import { startService } from "../src/server.js";
+import { freePort, freeradiusConfig, radclientRate, startProcess, stopProcess } from "./support/radius-peers.js";
+
+const SECRET = "bench-secret-4f9a";
+const AP_MAC = "02:42:AC:11:00:02";
+const GUESTS = 2000;
+const PARALLEL = 64;
+const ACCESS_REPEAT = 4;
+const INTERIMS_PER_SESSION = 3;
+const ROUNDS = 3;
+const RADCLIENT_LIMIT_MS = 60_000;
+const REPLY = { sessionTimeout: 3600, interim: 300, upBytes: 125_000, downBytes: 250_000, cap: 500_000_000 };
+const THIS_FILE = fileURLToPath(import.meta.url);
+
+const clientMac = (i: number) => `AA-BB-CC-${((i >> 16) & 255).toString(16).padStart(2, "0")}-${((i >> 8) & 255).toString(16).padStart(2, "0")}-${(i & 255).toString(16).padStart(2, "0")}`.toUpperCase();
+
+/** Our database: one account, a location with every option on, the AP, and GUESTS returning guests. */
+async function seed(dbFile: string): Promise<void> {
+  const db = createDatabase(`sqlite:${dbFile}`);
+  await migrateToLatest(db);
+  const { accountId } = await createAccount(db, "bench@example.com");
+  const now = nowDatetime();
+  const locationId = await locationRepository.insert(db, {
+    account_id: accountId, name: "Bench Cafe", address1: "1 Main St", town: "Springfield", state: "IL", zipcode: "62701",
+    country: "US", phone_number: "(217)555-0100", timezone: "America/Chicago", portal_slug: "bench-radius",
+    date_created: now, last_modified: now, deleted: 0,
+  });
+  await locationRepository.upsertOptions(db, {
+    location_id: locationId, session_time_limit: REPLY.sessionTimeout, max_bandwidth_up: REPLY.upBytes,
+    max_bandwidth_down: REPLY.downBytes, daily_bandwidth_cap: 1_000_000_000_000, content_filter: 0,
+    dns_server_1: "", dns_server_2: "", whitelist: "", blacklist: "", updated_at: now,
+  });
+  await deviceRepository.insert(db, {
+    account_id: accountId, location_id: locationId, model_id: "bench-ap", name: "Bench AP", mac_address: AP_MAC,
+    radius_secret: SECRET, last_upgraded: null, last_heard_at: null, create_date: now, update_date: now,
+  });
+  for (let i = 0; i < GUESTS; i++) {
+    await recordLogin(db, {
+      accountId, locationId, timezone: "America/Chicago", campaignId: 0, deviceId: null, loginType: "Muser",
+      identity: `guest${i}@example.com`, profile: {}, clientMac: clientMac(i).replace(/-/g, ":"), userAgent: "",
+    });
+  }
+  await db.destroy();
+}
+
+function accessFile(file: string): void {
+  const out: string[] = [];
+  for (let i = 0; i < GUESTS; i++) {
+    const mac = clientMac(i);
+    out.push(
+      `User-Name = "${mac}"\nUser-Password = "${mac}"\nCalled-Station-Id = "${AP_MAC.replace(/:/g, "-")}:Bench"\n` +
+        `Calling-Station-Id = "${mac}"\nNAS-IP-Address = 127.0.0.1\nMessage-Authenticator = 0x00\n`,
+    );
+  }
+  writeFileSync(file, out.join("\n"));
+}
+
+/** Every session's interims in order (the first of all sessions, then the second...), counters growing. */
+function accountingFile(file: string, tag: string): number {
+  const out: string[] = [];
+  for (let k = 1; k <= INTERIMS_PER_SESSION; k++) {
+    for (let i = 0; i < GUESTS; i++) {
+      const mac = clientMac(i);
+      out.push(
+        `Acct-Status-Type = Interim-Update\nAcct-Session-Id = "${tag}-${i}"\nUser-Name = "${mac}"\n` +
+          `Called-Station-Id = "${AP_MAC.replace(/:/g, "-")}:Bench"\nCalling-Station-Id = "${mac}"\nNAS-IP-Address = 127.0.0.1\n` +
+          `Acct-Session-Time = ${k * 300}\nAcct-Input-Octets = ${k * 150_000 + i}\nAcct-Output-Octets = ${k * 900_000 + i}\n`,
+      );
+    }
+  }
+  writeFileSync(file, out.join("\n"));
+  return out.length;
+}
+
+const rate = (port: number, kind: "auth" | "acct", file: string, repeat: number) =>
+  radclientRate({ port, kind, file, repeat, parallel: PARALLEL, secret: SECRET, limitMs: RADCLIENT_LIMIT_MS });
+
+async function serveTarget(): Promise<void> {
+  const config = loadConfig();
+  const service = await startService(config, { http: false, radius: true });
+  process.stdout.write(`radius target ready ${service.radius!.authPort} ${service.radius!.acctPort}\n`);
+  const stop = () => {
+    void service.stop().then(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+export default async function radiusBench(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "guestwifi-radius-bench-"));
+  const children: ChildProcess[] = [];
+  try {
+    const dbFile = join(dir, "bench.db");
+    const t0 = Date.now();
+    await seed(dbFile);
+    const [ourAuth, ourAcct, frAuth, frAcct] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const frDir = join(dir, "freeradius");
+    freeradiusConfig(frDir, frAuth, frAcct, SECRET, Array.from({ length: GUESTS }, (_, i) => clientMac(i)), REPLY);
+    const access = join(dir, "access.txt");
+    accessFile(access);
+    console.log(`setup: ${GUESTS} returning guests, radclient -p ${PARALLEL}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+    // BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of our server process there.
+    const profile = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+    const ours = await startProcess(
+      process.execPath,
+      [...profile, "--import", "tsx", THIS_FILE, "--radius-target"],
+      { DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: "warn", RADIUS_HOST: "127.0.0.1", RADIUS_AUTH_PORT: String(ourAuth), RADIUS_ACCT_PORT: String(ourAcct), RADIUS_INTERIM_INTERVAL: String(REPLY.interim) },
+      /radius target ready/,
+    );
+    children.push(ours);
+    const freeradius = await startProcess("/usr/sbin/freeradius", ["-f", "-l", "stdout", "-d", frDir], {}, /Ready to process requests/);
+    children.push(freeradius);
+
+    // Warm-up (JIT, caches, thread pools), not measured.
+    await rate(ourAuth, "auth", access, 1);
+    await rate(frAuth, "auth", access, 1);
+
+    const best = { ours: { auth: 0, acct: 0 }, freeradius: { auth: 0, acct: 0 } };
+    for (let round = 0; round < ROUNDS; round++) {
+      best.ours.auth = Math.max(best.ours.auth, await rate(ourAuth, "auth", access, ACCESS_REPEAT));
+      best.freeradius.auth = Math.max(best.freeradius.auth, await rate(frAuth, "auth", access, ACCESS_REPEAT));
+      const acctOurs = join(dir, `acct-ours-${round}.txt`);
+      const acctFr = join(dir, `acct-fr-${round}.txt`);
+      accountingFile(acctOurs, `ours-${round}`);
+      accountingFile(acctFr, `fr-${round}`);
+      best.ours.acct = Math.max(best.ours.acct, await rate(ourAcct, "acct", acctOurs, 1));
+      best.freeradius.acct = Math.max(best.freeradius.acct, await rate(frAcct, "acct", acctFr, 1));
+    }
+    const line = (what: string, o: number, f: number) =>
+      console.log(`${what.padEnd(22)} ours (SQLite) ${Math.round(o).toString().padStart(6)} req/s   FreeRADIUS 3.2 ${Math.round(f).toString().padStart(6)} req/s   ratio ${(o / f).toFixed(2)} (target >= 0.80)`);
+    console.log(`best of ${ROUNDS} rounds; ${GUESTS * ACCESS_REPEAT} Access-Requests and ${GUESTS * INTERIMS_PER_SESSION} Accounting-Requests per round`);
+    line("Access-Request", best.ours.auth, best.freeradius.auth);
+    line("Accounting-Request", best.ours.acct, best.freeradius.acct);
+
+    // The work was real: every session stored, every octet counted once.
+    await stopProcess(ours);
+    const db = createDatabase(`sqlite:${dbFile}`);
+    const sessions = await db.selectFrom("radius_sessions").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const totals = await db.selectFrom("guests").select((eb) => eb.fn.sum<number>("radius_total_bandwidth_input").as("input")).executeTakeFirstOrThrow();
+    await db.destroy();
+    const expectedInput = ROUNDS * Array.from({ length: GUESTS }, (_, i) => INTERIMS_PER_SESSION * 150_000 + i).reduce((a, b) => a + b, 0);
+    if (Number(sessions.n) !== ROUNDS * GUESTS || Number(totals.input) !== expectedInput) {
+      throw new Error(`accounting totals wrong: ${sessions.n} sessions, ${totals.input} input octets, expected ${ROUNDS * GUESTS} and ${expectedInput}`);
+    }
+    console.log(`verified: ${sessions.n} sessions stored, ${totals.input} input octets counted exactly once`);
+  } finally {
+    for (const c of children) await stopProcess(c);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes("--radius-target")) await serveTarget();

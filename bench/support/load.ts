@@ -1,0 +1,30 @@
+/** autocannon with the figures every benchmark prints. */
+import autocannon from "autocannon";
+
+export interface LoadResult {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(label: string, opts: autocannon.Options): Promise<LoadResult> {
+  const r = await autocannon({ connections: 50, duration: 10, ...opts });
+  const res: LoadResult = {
+    label,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+  return res;
+}
+
+export function printRow(r: LoadResult, baseline?: LoadResult): void {
+  const ratio = baseline ? `  ratio ${(r.rps / baseline.rps).toFixed(2)}` : "";
+  const bad = r.errors || r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : "";
+  console.log(`${r.label.padEnd(44)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${ratio}${bad}`);
+}

@@ -1,0 +1,114 @@
+/**
+ * The portal benchmark's target, in its own process (the load generator must not share its event
+ * loop): `tsx bench/support/portal-target.ts app <databaseUrl> [pgSchema]` seeds an account, a
+ * location with a custom-form campaign and a registered CoovaChilli AP, opens the login page as
+ * CLIENTS guests (distinct client MACs, each with its session cookie and signed page state) and
+ * serves the real app; `... bare <html>` serves that page's HTML from memory on a bare Fastify
+ * route. Prints one line of JSON when ready; stops on SIGTERM.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import Fastify from "fastify";
+import { sql } from "kysely";
+import { buildApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { createDatabase } from "../../src/db/database.js";
+import { migrateToLatest } from "../../src/db/migrator.js";
+import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+
+const CLIENTS = 64;
+const UAM_SECRET = "bench-uam-secret";
+
+export interface PortalTargetInfo {
+  port: number;
+  /** The login page as a Coova gateway links to it (path and query, md included). */
+  pagePath: string;
+  clients: { cookie: string; state: string }[];
+}
+
+const [mode, arg, schema] = process.argv.slice(2);
+
+async function serveBare(html: string) {
+  const app = Fastify({ logger: false });
+  app.get("/portal/l/bare", async (_req, reply) => reply.type("text/html; charset=utf-8").send(html));
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const addr = app.server.address();
+  process.stdout.write(`${JSON.stringify({ port: typeof addr === "object" && addr ? addr.port : 0 })}\n`);
+  process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
+}
+
+const dashed = (mac: string) => mac.replace(/:/g, "-");
+
+/** The URL CoovaChilli redirects a guest to, signed with `md` as it does with a uamsecret. */
+function coovaPage(base: string, apMac: string, clientMac: string): string {
+  const url =
+    `${base}?res=notyet&uamip=10.1.0.1&uamport=3990&challenge=${randomBytes(16).toString("hex")}` +
+    `&called=${dashed(apMac)}&mac=${dashed(clientMac)}&ip=10.1.0.9&userurl=${encodeURIComponent("http://example.org/")}`;
+  return `${url}&md=${createHash("md5").update(url).update(UAM_SECRET).digest("hex").toUpperCase()}`;
+}
+
+async function serveApp(databaseUrl: string) {
+  if (schema) {
+    const admin = createDatabase(databaseUrl, { poolSize: 1 });
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    await admin.destroy();
+  }
+  const db = createDatabase(databaseUrl, { searchPath: schema, poolSize: 10 });
+  await migrateToLatest(db);
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    DATABASE_URL: databaseUrl,
+    RADIUS_ENABLED: "false",
+    PORTAL_SECRET: "bench-portal-secret-0123456789",
+    COOVA_UAM_SECRET: UAM_SECRET,
+    // Each client logs in far more often than a guest would; the limiter must not be what is measured.
+    PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000000",
+  });
+  const app = await buildApp({ config, db, logger: false });
+  await app.ready();
+  const { identifier } = await createAccount(db, `bench-portal-${Date.now()}@example.com`);
+  const api = async (url: string, payload: Record<string, unknown>) => {
+    const res = await app.inject({ method: "POST", url: `/api/${url}`, payload: { identifier, ...payload } });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.body}`);
+    return res.json();
+  };
+  const loc = await api("create-or-update-location", {
+    location_name: "Bench Cafe", address1: "1 Main Street", town: "Springfield", state: "IL", zipcode: "62701",
+    country: "US", phone_number: "(217)555-0100", timezone: "Europe/Berlin",
+  });
+  const campaign = await api("create-or-update-campaign", {
+    template_campaign_id: 1, name: "Bench", title_text: "Welcome", login_options: { custom: 1 }, redirect_url: "",
+  });
+  await api("location-assign-campaign", { location_id: loc.location_id, campaign_id: campaign.campaign_id });
+  const apMac = "02:BE:4C:00:00:01";
+  const device = await api("create-device", { device_name: "Bench AP", mac_address: apMac, model_id: "coovachilli" });
+  await api("device-assign-location", { location_id: loc.location_id, device_id: device.device_id });
+  const slug = (await db.selectFrom("locations").select("portal_slug").where("id", "=", loc.location_id).executeTakeFirstOrThrow()).portal_slug;
+
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const addr = app.server.address();
+  const port = typeof addr === "object" && addr ? addr.port : 0;
+  const base = `http://127.0.0.1:${port}/portal/l/${slug}`;
+  const clients: PortalTargetInfo["clients"] = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    const page = await fetch(coovaPage(base, apMac, `02:C1:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`));
+    const html = await page.text();
+    const state = /name="state" value="([^"]+)"/.exec(html)?.[1];
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0];
+    if (page.status !== 200 || !state || !cookie) throw new Error(`login page answered ${page.status}`);
+    clients.push({ cookie, state });
+  }
+  const info: PortalTargetInfo = { port, pagePath: coovaPage(base, apMac, "02:C1:FF:00:00:01").replace(/^http:\/\/[^/]+/, ""), clients };
+  process.stdout.write(`${JSON.stringify(info)}\n`);
+  process.on("SIGTERM", () => {
+    void (async () => {
+      await app.close();
+      if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+      await db.destroy();
+      process.exit(0);
+    })();
+  });
+}
+
+if (mode === "bare") await serveBare(arg);
+else if (mode === "app") await serveApp(arg);

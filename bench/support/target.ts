@@ -1,0 +1,37 @@
+/** Starts a benchmark target process and waits for its ready line. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+
+export interface Target<T> {
+  info: T;
+  stop(): Promise<void>;
+}
+
+/** `readyWithinMs`: how long the target may take to print its ready line (building data can take minutes). */
+export async function startTarget<T>(script: string, args: string[], readyWithinMs = 60_000): Promise<Target<T>> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const rl = createInterface({ input: child.stdout! });
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM"); // not left behind, still building
+      reject(new Error(`${script} did not start in ${readyWithinMs / 1000} s`));
+    }, readyWithinMs);
+    rl.once("line", (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line) as T);
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return {
+    info,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+}
