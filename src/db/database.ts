@@ -60,6 +60,27 @@ function withStatementCache(sqlite: SQLite.Database, tracker: { localWrites: num
 const generations = new WeakMap<object, () => string>();
 
 /**
+ * SQLite only: the connection itself, for a few hot paths (RADIUS) that run their own prepared
+ * statements instead of building a query per call. Their writes must call noteWrite() so read
+ * caches see them. Statements may run directly while the caller holds the connection (inside its
+ * own transaction), or when no transaction is open on it (`inTransaction` false); otherwise they
+ * must wait their turn through Kysely.
+ */
+export interface SqliteDirect {
+  /** A prepared statement, cached by SQL text. */
+  prepare(source: string): SQLite.Statement;
+  noteWrite(): void;
+  readonly inTransaction: boolean;
+}
+
+/** Keyed by the adapter: a database and its transactions share it. */
+const directs = new WeakMap<object, SqliteDirect>();
+
+export function sqliteDirect(db: DB): SqliteDirect | undefined {
+  return directs.get(db.getExecutor().adapter);
+}
+
+/**
  * A token that changes whenever the database may have changed: this process's writes, or a commit by
  * another connection (SQLite's data_version). Undefined on PostgreSQL, where other instances write
  * unseen, so nothing may be cached there.
@@ -81,6 +102,23 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
     const dataVersion = sqlite.prepare("pragma data_version").pluck();
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, tracker) }) });
     generations.set(db, () => `${tracker.localWrites}:${dataVersion.get()}`);
+    const statements = new Map<string, SQLite.Statement>();
+    directs.set(db.getExecutor().adapter, {
+      prepare(source) {
+        let stmt = statements.get(source);
+        if (!stmt) {
+          stmt = sqlite.prepare(source);
+          statements.set(source, stmt);
+        }
+        return stmt;
+      },
+      noteWrite() {
+        tracker.localWrites++;
+      },
+      get inTransaction() {
+        return sqlite.inTransaction;
+      },
+    });
     return db;
   }
   const pool = new pg.Pool({

@@ -1,8 +1,12 @@
-/** SQL of the RADIUS server: portal credentials, returning guests, sessions and usage counters. */
+/**
+ * SQL of the RADIUS server: portal credentials, returning guests, sessions and usage counters.
+ * What runs per packet is prepared once (prepared-query.ts); the rest is built per call.
+ */
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { DB } from "../db/database.js";
 import { increment } from "../db/dialect.js";
 import type { PortalCredentialsTable, RadiusSessionsTable } from "../db/schema.js";
+import { PreparedQuery } from "./prepared-query.js";
 
 export type CredentialRow = Selectable<PortalCredentialsTable>;
 export type SessionRow = Selectable<RadiusSessionsTable>;
@@ -13,25 +17,104 @@ export interface SessionCounters {
   output_octets: number;
 }
 
+const SESSION_COLUMNS = [
+  "device_id",
+  "guest_id",
+  "location_id",
+  "acct_session_id",
+  "username",
+  "client_mac",
+  "started_at",
+  "updated_at",
+  "stopped_at",
+  "session_time",
+  "input_octets",
+  "output_octets",
+] as const;
+
+export type NewSession = { [C in (typeof SESSION_COLUMNS)[number]]: Selectable<RadiusSessionsTable>[C] };
+
+/** The compare-and-set of a session's counters, without and with closing it (Stop). */
+function advanceQueries() {
+  const keys = ["id", "fromTime", "fromInput", "fromOutput", "toTime", "toInput", "toOutput", "now"] as const;
+  const advance = (db: DB, p: Record<(typeof keys)[number], never>) =>
+    db
+      .updateTable("radius_sessions")
+      .set({ session_time: p.toTime, input_octets: p.toInput, output_octets: p.toOutput, updated_at: p.now })
+      .where("id", "=", p.id)
+      .where("session_time", "=", p.fromTime)
+      .where("input_octets", "=", p.fromInput)
+      .where("output_octets", "=", p.fromOutput);
+  return {
+    advance: new PreparedQuery(keys, advance),
+    advanceAndStop: new PreparedQuery([...keys, "cause"], (db, p) => advance(db, p).set({ stopped_at: p.now, terminate_cause: p.cause })),
+  };
+}
+
+const q = {
+  findCredential: new PreparedQuery(["username"], (db, p) => db.selectFrom("portal_credentials").selectAll().where("username", "=", p.username)),
+  consumeCredential: new PreparedQuery(["id", "now"], (db, p) =>
+    db.updateTable("portal_credentials").set({ used_at: p.now }).where("id", "=", p.id).where("used_at", "is", null).where("expires_at", ">", p.now),
+  ),
+  returningGuestUsage: new PreparedQuery(["accountId", "clientMac", "since", "locationId", "day"], (db, p) =>
+    db
+      .selectFrom("guest_macs")
+      .leftJoin("daily_usage", (join) =>
+        join.onRef("daily_usage.guest_id", "=", "guest_macs.guest_id").on("daily_usage.location_id", "=", p.locationId).on("daily_usage.day", "=", p.day),
+      )
+      .select(["guest_macs.guest_id", "daily_usage.octets"])
+      .where("guest_macs.account_id", "=", p.accountId)
+      .where("guest_macs.client_mac", "=", p.clientMac)
+      .where("guest_macs.last_login_at", ">=", p.since),
+  ),
+  guestByMac: new PreparedQuery(["accountId", "clientMac"], (db, p) =>
+    db.selectFrom("guest_macs").select("guest_id").where("account_id", "=", p.accountId).where("client_mac", "=", p.clientMac),
+  ),
+  usageOn: new PreparedQuery(["guestId", "locationId", "day"], (db, p) =>
+    db.selectFrom("daily_usage").select("octets").where("guest_id", "=", p.guestId).where("location_id", "=", p.locationId).where("day", "=", p.day),
+  ),
+  addUsage: new PreparedQuery(["guestId", "locationId", "day", "octets"], (db, p) =>
+    db
+      .insertInto("daily_usage")
+      .values({ guest_id: p.guestId, location_id: p.locationId, day: p.day, octets: p.octets })
+      .onConflict((oc) => oc.columns(["guest_id", "location_id", "day"]).doUpdateSet({ octets: increment("daily_usage.octets", p.octets) })),
+  ),
+  findSession: new PreparedQuery(["deviceId", "acctSessionId"], (db, p) =>
+    db.selectFrom("radius_sessions").selectAll().where("device_id", "=", p.deviceId).where("acct_session_id", "=", p.acctSessionId),
+  ),
+  insertSession: new PreparedQuery(SESSION_COLUMNS, (db, p) =>
+    db
+      .insertInto("radius_sessions")
+      .values(p)
+      .onConflict((oc) => oc.columns(["device_id", "acct_session_id"]).doNothing()),
+  ),
+  ...advanceQueries(),
+  addGuestTotals: new PreparedQuery(["guestId", "sessionTime", "input", "output", "now"], (db, p) =>
+    db
+      .updateTable("guests")
+      .set({
+        radius_session_total_time: increment("radius_session_total_time", p.sessionTime),
+        radius_total_bandwidth_input: increment("radius_total_bandwidth_input", p.input),
+        radius_total_bandwidth_output: increment("radius_total_bandwidth_output", p.output),
+        radius_session_first_datetime: sql<string>`coalesce(${sql.ref("radius_session_first_datetime")}, ${p.now})`,
+        radius_session_last_datetime: p.now,
+      })
+      .where("id", "=", p.guestId),
+  ),
+};
+
 export const radiusRepository = {
   async insertCredential(db: DB, values: Insertable<PortalCredentialsTable>): Promise<void> {
     await db.insertInto("portal_credentials").values(values).execute();
   },
 
   async findCredential(db: DB, username: string): Promise<CredentialRow | undefined> {
-    return db.selectFrom("portal_credentials").selectAll().where("username", "=", username).executeTakeFirst();
+    return q.findCredential.first<CredentialRow>(db, { username });
   },
 
   /** Marks the credential used if it is still unused and fresh; false when another request got there first. */
   async consumeCredential(db: DB, id: number, now: string): Promise<boolean> {
-    const res = await db
-      .updateTable("portal_credentials")
-      .set({ used_at: now })
-      .where("id", "=", id)
-      .where("used_at", "is", null)
-      .where("expires_at", ">", now)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return (await q.consumeCredential.run(db, { id, now })) === 1;
   },
 
   async purgeCredentials(db: DB, expiredBefore: string): Promise<number> {
@@ -45,67 +128,34 @@ export const radiusRepository = {
    */
   async findReturningGuestUsage(
     db: DB,
-    q: { accountId: number; clientMac: string; since: string; locationId: number; day: string },
+    query: { accountId: number; clientMac: string; since: string; locationId: number; day: string },
   ): Promise<{ guestId: number; usedOctets: number } | undefined> {
-    const row = await db
-      .selectFrom("guest_macs")
-      .leftJoin("daily_usage", (join) =>
-        join.onRef("daily_usage.guest_id", "=", "guest_macs.guest_id").on("daily_usage.location_id", "=", q.locationId).on("daily_usage.day", "=", q.day),
-      )
-      .select(["guest_macs.guest_id", "daily_usage.octets"])
-      .where("guest_macs.account_id", "=", q.accountId)
-      .where("guest_macs.client_mac", "=", q.clientMac)
-      .where("guest_macs.last_login_at", ">=", q.since)
-      .executeTakeFirst();
+    const row = await q.returningGuestUsage.first<{ guest_id: number; octets: number | null }>(db, query);
     return row ? { guestId: row.guest_id, usedOctets: Number(row.octets ?? 0) } : undefined;
   },
 
   /** The guest behind a client MAC in this account, however long ago (accounting counts them all). */
   async findGuestByMac(db: DB, accountId: number, clientMac: string): Promise<number | undefined> {
-    const row = await db
-      .selectFrom("guest_macs")
-      .select("guest_id")
-      .where("account_id", "=", accountId)
-      .where("client_mac", "=", clientMac)
-      .executeTakeFirst();
+    const row = await q.guestByMac.first<{ guest_id: number }>(db, { accountId, clientMac });
     return row?.guest_id;
   },
 
   async usageOn(db: DB, guestId: number, locationId: number, day: string): Promise<number> {
-    const row = await db
-      .selectFrom("daily_usage")
-      .select("octets")
-      .where("guest_id", "=", guestId)
-      .where("location_id", "=", locationId)
-      .where("day", "=", day)
-      .executeTakeFirst();
+    const row = await q.usageOn.first<{ octets: number }>(db, { guestId, locationId, day });
     return row ? Number(row.octets) : 0;
   },
 
   async addUsage(db: DB, guestId: number, locationId: number, day: string, octets: number): Promise<void> {
-    await db
-      .insertInto("daily_usage")
-      .values({ guest_id: guestId, location_id: locationId, day, octets })
-      .onConflict((oc) => oc.columns(["guest_id", "location_id", "day"]).doUpdateSet({ octets: increment("daily_usage.octets", octets) }))
-      .execute();
+    await q.addUsage.run(db, { guestId, locationId, day, octets });
   },
 
   async findSession(db: DB, deviceId: number, acctSessionId: string): Promise<SessionRow | undefined> {
-    return db
-      .selectFrom("radius_sessions")
-      .selectAll()
-      .where("device_id", "=", deviceId)
-      .where("acct_session_id", "=", acctSessionId)
-      .executeTakeFirst();
+    return q.findSession.first<SessionRow>(db, { deviceId, acctSessionId });
   },
 
   /** Creates the session with zero counters unless it exists (a concurrent packet may have created it). */
-  async insertSession(db: DB, values: Insertable<RadiusSessionsTable>): Promise<void> {
-    await db
-      .insertInto("radius_sessions")
-      .values(values)
-      .onConflict((oc) => oc.columns(["device_id", "acct_session_id"]).doNothing())
-      .execute();
+  async insertSession(db: DB, values: NewSession): Promise<void> {
+    await q.insertSession.run(db, values);
   },
 
   /**
@@ -120,15 +170,18 @@ export const radiusRepository = {
     now: string,
     stop: { terminateCause: string | null } | undefined,
   ): Promise<boolean> {
-    const res = await db
-      .updateTable("radius_sessions")
-      .set({ ...to, updated_at: now, ...(stop ? { stopped_at: now, terminate_cause: stop.terminateCause } : {}) })
-      .where("id", "=", id)
-      .where("session_time", "=", from.session_time)
-      .where("input_octets", "=", from.input_octets)
-      .where("output_octets", "=", from.output_octets)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    const values = {
+      id,
+      fromTime: from.session_time,
+      fromInput: from.input_octets,
+      fromOutput: from.output_octets,
+      toTime: to.session_time,
+      toInput: to.input_octets,
+      toOutput: to.output_octets,
+      now,
+    };
+    const changed = stop ? await q.advanceAndStop.run(db, { ...values, cause: stop.terminateCause }) : await q.advance.run(db, values);
+    return changed === 1;
   },
 
   /** Accounting-On/Off: the NAS restarted, so every session it had open is over. */
@@ -143,16 +196,6 @@ export const radiusRepository = {
   },
 
   async addGuestTotals(db: DB, guestId: number, delta: SessionCounters, now: string): Promise<void> {
-    await db
-      .updateTable("guests")
-      .set({
-        radius_session_total_time: increment("radius_session_total_time", delta.session_time),
-        radius_total_bandwidth_input: increment("radius_total_bandwidth_input", delta.input_octets),
-        radius_total_bandwidth_output: increment("radius_total_bandwidth_output", delta.output_octets),
-        radius_session_first_datetime: sql<string>`coalesce(${sql.ref("radius_session_first_datetime")}, ${now})`,
-        radius_session_last_datetime: now,
-      })
-      .where("id", "=", guestId)
-      .execute();
+    await q.addGuestTotals.run(db, { guestId, sessionTime: delta.session_time, input: delta.input_octets, output: delta.output_octets, now });
   },
 };

@@ -1,0 +1,86 @@
+/**
+ * Hot-path SQL of the RADIUS server, built with Kysely once per database (so the SQL stays right
+ * for each dialect) and then only run with new parameters: building and compiling a Kysely query
+ * costs more than running a small indexed one. On SQLite the statement runs synchronously on the
+ * connection when that is safe (see sqliteDirect); otherwise, and on PostgreSQL, the compiled query
+ * goes through Kysely's executor (pool, transaction, connection lock) like any other.
+ */
+import type { Statement } from "better-sqlite3";
+import { type Compilable, CompiledQuery } from "kysely";
+import { type DB, type SqliteDirect, sqliteDirect } from "../db/database.js";
+
+/** Stands for a named parameter while the query is built; replaced by its value at each run. */
+const MARK = "\u0000radius-param:";
+
+interface Compiled {
+  sql: string;
+  /** Per SQL parameter: the name of the value to bind, or undefined for a constant of the query. */
+  slots: (string | undefined)[];
+  constants: unknown[];
+  direct: SqliteDirect | undefined;
+  statement?: Statement;
+}
+
+export class PreparedQuery<K extends string> {
+  /** Keyed by the Kysely adapter: a database and its transactions share one. */
+  private readonly byAdapter = new WeakMap<object, Compiled>();
+
+  constructor(
+    private readonly keys: readonly K[],
+    // Values are markers while building: the builder must pass them through unchanged.
+    private readonly build: (db: DB, p: Record<K, never>) => Compilable,
+  ) {}
+
+  private compiled(db: DB): Compiled {
+    const adapter = db.getExecutor().adapter;
+    let c = this.byAdapter.get(adapter);
+    if (c) return c;
+    const marks = Object.fromEntries(this.keys.map((k) => [k, `${MARK}${k}`])) as unknown as Record<K, never>;
+    const q = this.build(db, marks).compile();
+    const slots = q.parameters.map((v) => (typeof v === "string" && v.startsWith(MARK) ? v.slice(MARK.length) : undefined));
+    for (const k of this.keys) if (!slots.includes(k)) throw new Error(`prepared query does not use parameter ${k}: ${q.sql}`);
+    c = { sql: q.sql, slots, constants: [...q.parameters], direct: sqliteDirect(db) };
+    this.byAdapter.set(adapter, c);
+    return c;
+  }
+
+  private params(c: Compiled, values: Record<K, unknown>): unknown[] {
+    const out = new Array<unknown>(c.slots.length);
+    for (let i = 0; i < out.length; i++) {
+      const slot = c.slots[i];
+      out[i] = slot === undefined ? c.constants[i] : values[slot as K];
+    }
+    return out;
+  }
+
+  /** The connection to use directly, when it is free for us (our own transaction, or none open). */
+  private static statementFor(db: DB, c: Compiled): Statement | undefined {
+    const d = c.direct;
+    if (!d || (!db.isTransaction && d.inTransaction)) return undefined;
+    c.statement ??= d.prepare(c.sql);
+    return c.statement;
+  }
+
+  /** The first row (a select). */
+  async first<R>(db: DB, values: Record<K, unknown>): Promise<R | undefined> {
+    const c = this.compiled(db);
+    const params = this.params(c, values);
+    const stmt = PreparedQuery.statementFor(db, c);
+    if (stmt) return stmt.get(params) as R | undefined;
+    const res = await db.executeQuery<R>(CompiledQuery.raw(c.sql, params));
+    return res.rows[0];
+  }
+
+  /** Rows changed (an insert, update or delete). */
+  async run(db: DB, values: Record<K, unknown>): Promise<number> {
+    const c = this.compiled(db);
+    const params = this.params(c, values);
+    const stmt = PreparedQuery.statementFor(db, c);
+    if (stmt) {
+      c.direct!.noteWrite();
+      return stmt.run(params).changes;
+    }
+    const res = await db.executeQuery(CompiledQuery.raw(c.sql, params));
+    return Number(res.numAffectedRows ?? 0);
+  }
+}
