@@ -1,6 +1,7 @@
 /**
- * The packet codec: the npm `radius` package decodes attributes and encodes replies (with our
- * WISPr and ChilliSpot dictionaries); the security-critical parts are done here on the raw bytes,
+ * The packet codec: attributes are decoded and replies encoded with the npm `radius` package's
+ * dictionaries (and ours: WISPr, ChilliSpot) and its rules, on a faster path of our own
+ * (attribute-codec.ts); the security-critical parts are done here on the raw bytes,
  * because the package compares authenticators through UTF-8 strings (lossy), verifies
  * Message-Authenticator by re-encoding, and appends Message-Authenticator last where BlastRADIUS
  * (CVE-2024-3596) asks for it first.
@@ -8,16 +9,15 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import radius from "radius";
+import { type ReplyAttribute, decodeAttributes, encodeAttributes, resetAttributeTables } from "./attribute-codec.js";
+
+export type { ReplyAttribute };
 
 /** What the package exports beyond its published types. */
 interface RadiusInternals {
   load_dictionaries(): void;
   vendor_name_to_id(name: string): string | undefined;
-  /** Writes attributes (array syntax) into `into`, returns the octets written. */
-  encode_attributes(into: Buffer, attributes: unknown[], vendor: number): number;
 }
-/** The package's "no vendor" table, for top-level attributes. */
-const NO_VENDOR = -1;
 const internals = radius as unknown as RadiusInternals;
 
 export const CODE = {
@@ -51,6 +51,7 @@ export function ensureDictionaries(): void {
   if (internals.vendor_name_to_id("WISPr") === undefined || internals.vendor_name_to_id("ChilliSpot") === undefined) {
     throw new Error("RADIUS vendor dictionaries failed to load");
   }
+  resetAttributeTables();
   dictionariesReady = true;
 }
 
@@ -92,12 +93,12 @@ export interface Decoded {
 /** Decodes a wellFormed packet's attributes without the secret; throws on malformed attribute values. */
 export function decodePacket(packet: Buffer): Decoded {
   ensureDictionaries();
-  const decoded = radius.decode_without_secret({ packet });
+  const attributes = decodeAttributes(packet);
   return {
     code: packet[0],
     identifier: packet[1],
     authenticator: Buffer.from(packet.subarray(AUTH_START, AUTH_END)),
-    attributes: decoded.attributes as Record<string, unknown>,
+    attributes,
     raw: packet,
   };
 }
@@ -177,9 +178,6 @@ export function rawUserPassword(packet: Buffer): Buffer | undefined {
   return off === undefined ? undefined : packet.subarray(off + 2, off + packet[off + 1]);
 }
 
-/** Attributes in the package's array syntax: [name, value] or ["Vendor-Specific", vendor, [[name, value]...]]. */
-export type ReplyAttribute = [string, string | number | Buffer] | ["Vendor-Specific", string, [string, number | string][]];
-
 const scratch = Buffer.alloc(MAX_PACKET);
 
 /**
@@ -199,7 +197,7 @@ export function encodeReply(request: Decoded, code: number, attributes: ReplyAtt
     scratch.fill(0, off + 2, off + 18);
     off += 18;
   }
-  off += internals.encode_attributes(scratch.subarray(off), attributes, NO_VENDOR);
+  off = encodeAttributes(scratch, off, attributes);
   for (const at of attributeOffsets(request.raw, ATTR.ProxyState)) {
     const len = request.raw[at + 1];
     if (off + len > MAX_PACKET) throw new Error("reply would exceed 4096 octets");

@@ -1,0 +1,257 @@
+/**
+ * Attribute decoding and encoding with the npm `radius` package's dictionaries and exactly its
+ * rules (decoding: the same names, values and refusals as its decode_without_secret; encoding: the
+ * same octets as its encode_attributes), without its per-attribute costs: string-keyed lookups of
+ * every attribute, copies of the arguments, raw attributes we never read, a deprecated Buffer
+ * constructor per value. What the fast path does not cover is left to the package.
+ */
+import radius from "radius";
+
+/** What the package exports beyond its published types: `_attr_to(id, vendor, field)`. */
+interface RadiusInternals {
+  _attr_to(attr: number | string, vendor: number, field: number): unknown;
+  vendor_name_to_id(name: string): string | undefined;
+  encode_attributes(into: Buffer, attributes: unknown[], vendor: number): number;
+}
+const internals = radius as unknown as RadiusInternals;
+const FIELD = { id: 0, name: 1, type: 2, enum: 3, reverseEnum: 4, modifiers: 5 } as const;
+const NO_VENDOR = -1;
+
+/** Codes the package knows; it refuses to decode any other. */
+const KNOWN_CODES = new Set([
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 50, 51,
+]);
+
+const Kind = { Octets: 0, Text: 1, IpAddr: 2, Date: 3, Integer: 4, Encrypted: 5 } as const;
+type Kind = (typeof Kind)[keyof typeof Kind];
+
+interface Info {
+  /** As the package keys it (null for an entry that has VALUE lines only). */
+  name: string;
+  kind: Kind;
+  hasTag: boolean;
+  vendorSpecific: boolean;
+  enumNames: Record<string, string>;
+}
+
+const tables = new Map<number, (Info | null | undefined)[]>();
+
+function lookup(vendor: number, type: number): Info | null {
+  let table = tables.get(vendor);
+  if (!table) {
+    table = new Array(256);
+    tables.set(vendor, table);
+  }
+  let info = table[type];
+  if (info !== undefined) return info;
+  const modifiers = internals._attr_to(type, vendor, FIELD.modifiers) as Record<string, boolean> | undefined;
+  if (modifiers === undefined) {
+    info = null;
+  } else {
+    const name = String(internals._attr_to(type, vendor, FIELD.name));
+    const t = internals._attr_to(type, vendor, FIELD.type);
+    let kind: Kind = Kind.Octets;
+    if (modifiers["encrypt=1"]) kind = Kind.Encrypted;
+    else if (t === "string" || t === "text") kind = Kind.Text;
+    else if (t === "ipaddr") kind = Kind.IpAddr;
+    else if (t === "date") kind = Kind.Date;
+    else if (t === "time" || t === "integer") kind = Kind.Integer;
+    info = {
+      name,
+      kind,
+      hasTag: Boolean(modifiers.has_tag),
+      vendorSpecific: kind !== Kind.Encrypted && name === "Vendor-Specific",
+      enumNames: internals._attr_to(type, vendor, FIELD.enum) as Record<string, string>,
+    };
+  }
+  table[type] = info;
+  return info;
+}
+
+/** Forgets the tables (after the package's dictionaries were reloaded). */
+export function resetAttributeTables(): void {
+  tables.clear();
+  encodeTables.clear();
+}
+
+function put(out: Record<string, unknown>, name: string, value: unknown): void {
+  const prev = out[name];
+  if (prev === undefined) out[name] = value;
+  else if (Array.isArray(prev)) prev.push(value);
+  else out[name] = [prev, value];
+}
+
+/** The attributes in `data` (the package's decode_attributes); throws where it throws. */
+function decodeInto(data: Buffer, out: Record<string, unknown>, vendor: number): void {
+  let off = 0;
+  const end = data.length;
+  while (off < end) {
+    if (off + 2 > end) throw new RangeError("attribute header cut short");
+    const type = data[off];
+    const length = data[off + 1];
+    if (length < 2) throw new Error(`invalid attribute length: ${length}`);
+    const next = off + length;
+    let value = data.subarray(off + 2, Math.min(next, end));
+    off = next;
+    const info = lookup(vendor, type);
+    if (!info) continue;
+    let tag: number | undefined;
+    if (info.hasTag) {
+      if (value.length === 0) throw new RangeError("tagged attribute without a value");
+      if (value[0] <= 0x1f) {
+        tag = value[0];
+        value = value.subarray(1);
+      }
+    }
+    let decoded: unknown = value;
+    switch (info.kind) {
+      case Kind.Encrypted:
+        decoded = null; // hidden with the secret: the package decodes without it
+        break;
+      case Kind.Text:
+        decoded = value.toString("utf8");
+        break;
+      case Kind.IpAddr:
+        decoded = Array.from(value).join(".");
+        break;
+      case Kind.Date:
+        if (value.length < 4) throw new RangeError("date attribute shorter than 4 octets");
+        decoded = new Date(value.readUInt32BE(0) * 1000);
+        break;
+      case Kind.Integer: {
+        let n: number;
+        if (info.hasTag) {
+          // The package right-aligns up to 3 octets after the tag into a 32-bit integer.
+          n = (value.length > 0 ? value[0] << 16 : 0) | (value.length > 1 ? value[1] << 8 : 0) | (value.length > 2 ? value[2] : 0);
+        } else {
+          if (value.length < 4) throw new RangeError("integer attribute shorter than 4 octets");
+          n = value.readUInt32BE(0);
+        }
+        decoded = info.enumNames[n] || n;
+        break;
+      }
+    }
+    if (info.vendorSpecific) {
+      if (value[0] !== 0) throw new Error("Invalid vendor id");
+      let vendorAttrs = out["Vendor-Specific"] as Record<string, unknown> | undefined;
+      if (!vendorAttrs) {
+        vendorAttrs = {};
+        out["Vendor-Specific"] = vendorAttrs;
+      }
+      if (value.length < 4) throw new RangeError("vendor id cut short");
+      decodeInto(value.subarray(4), vendorAttrs, value.readUInt32BE(0));
+      continue;
+    }
+    put(out, info.name, tag === undefined ? decoded : [tag, decoded]);
+  }
+}
+
+/**
+ * The attributes of a packet whose attribute lengths tile it (the caller checked), keyed by
+ * dictionary name, vendor attributes under "Vendor-Specific"; hidden values (User-Password) as null.
+ */
+export function decodeAttributes(packet: Buffer): Record<string, unknown> {
+  if (!KNOWN_CODES.has(packet[0])) throw new Error(`decode: invalid packet code '${packet[0]}'`);
+  const out: Record<string, unknown> = {};
+  decodeInto(packet.subarray(20), out, NO_VENDOR);
+  return out;
+}
+
+/** Attributes in the package's array syntax: [name, value] or ["Vendor-Specific", vendor, [[name, value]...]]. */
+export type ReplyAttribute = [string, string | number | Buffer] | ["Vendor-Specific", string, [string, number | string][]];
+
+interface EncodeInfo {
+  id: number;
+  /** Integer and text attributes without tag or encryption are written here; others by the package. */
+  kind: typeof Kind.Integer | typeof Kind.Text | undefined;
+  reverseEnum: Record<string, string>;
+}
+
+const encodeTables = new Map<number, Map<string, EncodeInfo | null>>();
+
+function encodeInfo(vendor: number, name: string): EncodeInfo | null {
+  let table = encodeTables.get(vendor);
+  if (!table) {
+    table = new Map();
+    encodeTables.set(vendor, table);
+  }
+  let info = table.get(name);
+  if (info !== undefined) return info;
+  const modifiers = internals._attr_to(name, vendor, FIELD.modifiers) as Record<string, boolean> | undefined;
+  const id = Number(internals._attr_to(name, vendor, FIELD.id));
+  const t = internals._attr_to(name, vendor, FIELD.type);
+  if (modifiers === undefined || modifiers.has_tag || modifiers["encrypt=1"] || !(id >= 0 && id <= 255)) {
+    info = null;
+  } else {
+    const kind = t === "integer" || t === "time" ? Kind.Integer : t === "string" || t === "text" ? Kind.Text : undefined;
+    info = { id, kind, reverseEnum: internals._attr_to(name, vendor, FIELD.reverseEnum) as Record<string, string> };
+  }
+  table.set(name, info);
+  return info;
+}
+
+function room(into: Buffer, off: number, length: number): void {
+  if (off + length > into.length) throw new RangeError("reply attributes exceed the packet");
+}
+
+/** One plain attribute the fast way, or -1 when the package must encode it (it then also throws where it would). */
+function encodePlain(into: Buffer, off: number, vendor: number, name: string, value: unknown): number {
+  const info = encodeInfo(vendor, name);
+  if (!info) return -1;
+  if (info.kind === Kind.Integer && typeof value === "number") {
+    if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff || info.reverseEnum[value] !== undefined) return -1;
+    room(into, off, 6);
+    into[off] = info.id;
+    into[off + 1] = 6;
+    into.writeUInt32BE(value, off + 2);
+    return 6;
+  }
+  if (info.kind === Kind.Text && typeof value === "string") {
+    if (value.length === 0) return 0; // the package leaves out empty strings
+    const length = Buffer.byteLength(value, "utf8");
+    if (length > 253) return -1;
+    room(into, off, 2 + length);
+    into[off] = info.id;
+    into[off + 1] = 2 + length;
+    into.write(value, off + 2, "utf8");
+    return 2 + length;
+  }
+  return -1;
+}
+
+/**
+ * Writes `attributes` into `into` at `off` exactly as the package's encode_attributes would (same
+ * octets, same errors), the common integer, text and vendor attributes directly; returns the end.
+ */
+export function encodeAttributes(into: Buffer, off: number, attributes: ReplyAttribute[]): number {
+  for (const attr of attributes) {
+    let written = -1;
+    if (attr[0] === "Vendor-Specific" && typeof attr[1] === "string" && Array.isArray(attr[2])) {
+      const vendor = Number(internals.vendor_name_to_id(attr[1]));
+      const vsa = encodeInfo(NO_VENDOR, "Vendor-Specific");
+      if (vsa && Number.isInteger(vendor) && vendor >= 0) {
+        let at = off + 6;
+        for (const [name, value] of attr[2]) {
+          const n = encodePlain(into, at, vendor, name, value);
+          if (n < 0) {
+            at = -1;
+            break;
+          }
+          at += n;
+        }
+        if (at >= 0 && at - off <= 255) {
+          room(into, off, 6);
+          into[off] = vsa.id;
+          into[off + 1] = at - off;
+          into.writeUInt32BE(vendor, off + 2);
+          written = at - off;
+        }
+      }
+    } else if (typeof attr[0] === "string") {
+      written = encodePlain(into, off, NO_VENDOR, attr[0], attr[1]);
+    }
+    if (written < 0) written = internals.encode_attributes(into.subarray(off), [attr], NO_VENDOR);
+    off += written;
+  }
+  return off;
+}
