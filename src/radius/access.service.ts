@@ -4,7 +4,6 @@
  */
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
-import { toDbDatetime } from "../db/time.js";
 import { recordVisit } from "../modules/guests/guest-activity.service.js";
 import type { NasContext } from "./nas-lookup.js";
 import { type PasswordProof, proofMatches } from "./password-check.js";
@@ -13,7 +12,7 @@ import type { ReplyAttribute } from "./radius-codec.js";
 import { radiusRepository } from "./radius.repository.js";
 import { acceptAttributes } from "./reply-attributes.js";
 import { leadingMac } from "./station-id.js";
-import { type VisitMemo, localDayCached } from "./visit-memo.js";
+import { type VisitMemo, dbDatetimeCached, localDayCached } from "./visit-memo.js";
 
 export interface AccessDeps {
   db: DB;
@@ -23,7 +22,8 @@ export interface AccessDeps {
 
 export interface AccessRequest {
   userName: string | undefined;
-  proof: PasswordProof;
+  /** A function when working it out costs (User-Password is decrypted only for a credential). */
+  proof: PasswordProof | (() => PasswordProof);
   /** Canonical client MAC from Calling-Station-Id, as the gateway vouches for it. */
   clientMac: string | undefined;
 }
@@ -48,7 +48,7 @@ export async function authorizeAccess({ db, config, visits }: AccessDeps, nas: N
   const { device, location, options } = nas;
   if (!location || !options) return reject("device not assigned to a live location", NOT_ASSIGNED_MESSAGE);
   if (!req.userName) return reject("no User-Name");
-  const now = toDbDatetime(at);
+  const now = dbDatetimeCached(at);
 
   const day = localDayCached(at, location.timezone);
   const credential = isCredentialUsername(req.userName) ? await radiusRepository.findCredential(db, req.userName) : undefined;
@@ -56,7 +56,8 @@ export async function authorizeAccess({ db, config, visits }: AccessDeps, nas: N
   let used: number;
   let via: "credential" | "mac";
   if (credential) {
-    if (!proofMatches(req.proof, credential.password)) return reject("wrong credential password");
+    const proof = typeof req.proof === "function" ? req.proof() : req.proof;
+    if (!proofMatches(proof, credential.password)) return reject("wrong credential password");
     if (credential.location_id !== location.id) return reject("credential issued for another location");
     if (credential.device_id !== null && credential.device_id !== device.id) return reject("credential issued for another access point");
     if (credential.client_mac !== "" && credential.client_mac !== req.clientMac) return reject("credential issued for another client");
@@ -71,7 +72,7 @@ export async function authorizeAccess({ db, config, visits }: AccessDeps, nas: N
     // gateway's own Calling-Station-Id under the device secret.
     const days = config.radius.returningGuestDays;
     if (days <= 0 || !req.clientMac || leadingMac(req.userName) !== req.clientMac) return reject("unknown user");
-    const since = toDbDatetime(new Date(at.getTime() - days * 86_400_000));
+    const since = dbDatetimeCached(new Date(at.getTime() - days * 86_400_000));
     const returning = await radiusRepository.findReturningGuestUsage(db, {
       accountId: device.account_id,
       clientMac: req.clientMac,

@@ -4,14 +4,13 @@
  * radius_* totals and to today's usage (which the daily cap reads), and counts the guest's visit.
  */
 import type { DB } from "../db/database.js";
-import { toDbDatetime } from "../db/time.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";
 import { locationRepository } from "../modules/locations/locations.repository.js";
 import type { NasContext } from "./nas-lookup.js";
 import { isCredentialUsername } from "./portal-credentials.js";
 import { type SessionCounters, radiusRepository } from "./radius.repository.js";
 import { leadingMac } from "./station-id.js";
-import { type VisitMemo, localDayCached } from "./visit-memo.js";
+import { type VisitMemo, dbDatetimeCached, localDayCached } from "./visit-memo.js";
 
 export type AcctStatus = "Start" | "Stop" | "Interim-Update" | "Accounting-On" | "Accounting-Off" | "Other";
 
@@ -81,7 +80,7 @@ interface Applied {
 /** One packet's effects, inside the caller's transaction. */
 async function applyAccounting(trx: DB, visits: VisitMemo, { nas, rec, at }: AccountingJob): Promise<Applied> {
   const { device } = nas;
-  const now = toDbDatetime(at);
+  const now = dbDatetimeCached(at);
   if (rec.status === "Accounting-On" || rec.status === "Accounting-Off") {
     await radiusRepository.closeDeviceSessions(trx, device.id, now, rec.status === "Accounting-On" ? "NAS-Reboot" : "NAS-Request");
     return { delta: ZERO };

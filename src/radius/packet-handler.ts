@@ -82,7 +82,7 @@ export class PacketHandler {
 
     if (kind === "auth") {
       const deps = { db: this.db, config: this.config, visits: this.visits };
-      const decision = await authorizeAccess(deps, nas, { userName, proof: this.proof(request, secret), clientMac });
+      const decision = await authorizeAccess(deps, nas, { userName, proof: () => this.proof(request, secret), clientMac });
       if (this.log.level === "debug" || this.log.level === "trace") {
         const outcome = decision.accept ? { via: decision.via } : { reason: decision.reason };
         this.log.debug({ deviceId: device.id, userName, accept: decision.accept, ...outcome }, "radius access");

@@ -12,9 +12,22 @@ function canonical(hex12: string): string {
   return hex12.toUpperCase().match(/../g)!.join(":");
 }
 
+/** Gateways repeat the same few station ids in every packet: parsed once each, within bounds. */
+const parsed = new Map<string, string | undefined>();
+const PARSED_MAX = 50_000;
+
 /** The MAC a station id starts with, in canonical form (upper case, colons), or undefined. */
 export function leadingMac(value: string | undefined): string | undefined {
   if (!value) return undefined;
+  const hit = parsed.get(value);
+  if (hit !== undefined || parsed.has(value)) return hit;
+  const mac = parse(value);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(value, mac);
+  return mac;
+}
+
+function parse(value: string): string | undefined {
   const s = value.trim();
   const sep = SEPARATED.exec(s);
   if (sep) return canonical(sep[1] + sep[3] + sep[4] + sep[5] + sep[6] + sep[7]);

@@ -4,6 +4,7 @@
  * already counted, so only the first packet of the day writes. Another instance sharing the
  * database counts on its own first packet; countVisit keeps that a no-op.
  */
+import { toDbDatetime } from "../db/time.js";
 import { localDay } from "../modules/guests/local-day.js";
 
 const MAX_ENTRIES = 200_000;
@@ -18,6 +19,20 @@ export function localDayCached(at: Date, timeZone: string): string {
   const day = localDay(at, timeZone);
   dayCache.set(timeZone, { minute, day });
   return day;
+}
+
+const datetimeCache = new Map<number, string>();
+
+/** toDbDatetime, formatted once per second (every packet needs "now", and often "now - N days"). */
+export function dbDatetimeCached(at: Date): string {
+  const second = Math.floor(at.getTime() / 1000);
+  let s = datetimeCache.get(second);
+  if (s === undefined) {
+    if (datetimeCache.size >= 16) datetimeCache.clear();
+    s = toDbDatetime(at);
+    datetimeCache.set(second, s);
+  }
+  return s;
 }
 
 export class VisitMemo {
