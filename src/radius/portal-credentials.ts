@@ -3,7 +3,7 @@
  * logon URL, a Meraki sign-on POST, ...). The gateway sends them back in an Access-Request and the
  * RADIUS server accepts each one once, before it expires. Contract in docs/radius.md.
  */
-import { randomInt } from "node:crypto";
+import { READABLE_ALPHABET, randomString } from "../random-text.js";
 import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
 import { MAC_RE, canonicalMac } from "../http/validation.js";
@@ -27,8 +27,7 @@ export interface PortalCredential {
   password: string;
 }
 
-// Letters and digits that survive being read aloud or retyped (no 0/O, 1/l/I).
-const PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+const PASSWORD_ALPHABET = READABLE_ALPHABET;
 const USERNAME_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
 export const PASSWORD_LENGTH = 16;
 const USERNAME_RANDOM_LENGTH = 16;
@@ -37,12 +36,6 @@ const USERNAME_PREFIX = "gw-";
 /** Whether a User-Name can be a portal credential at all (RADIUS skips the lookup for MACs). */
 export function isCredentialUsername(userName: string): boolean {
   return userName.startsWith(USERNAME_PREFIX);
-}
-
-function randomString(alphabet: string, length: number): string {
-  let s = "";
-  for (let i = 0; i < length; i++) s += alphabet[randomInt(alphabet.length)];
-  return s;
 }
 
 function positiveInt(name: string, v: unknown): number {

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { type Config, loadConfig } from "../../src/config.js";
 import { nowDatetime } from "../../src/db/time.js";
 import { deviceRepository } from "../../src/modules/devices/devices.repository.js";
+import { newRadiusSecret } from "../../src/modules/devices/devices.service.js";
 import { recordLogin } from "../../src/modules/guests/guest-activity.service.js";
 import { locationRepository } from "../../src/modules/locations/locations.repository.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
@@ -95,7 +96,7 @@ export function dashed(mac: string): string {
 
 export async function makeDevice(t: TestApp, locationId: number | null, accountId = t.accountId): Promise<{ id: number; mac: string; secret: string }> {
   const mac = randomMac();
-  const secret = randomBytes(12).toString("base64url");
+  const secret = newRadiusSecret(); // as create-device makes them
   const now = nowDatetime();
   const id = await deviceRepository.insert(t.db, {
     account_id: accountId,

@@ -1,18 +1,21 @@
 /** Devices (access points): create, read, and the record every device read answers with. */
 import type { Static } from "@sinclair/typebox";
-import { randomBytes } from "node:crypto";
 import type { DB } from "../../db/database.js";
 import { nowDatetime } from "../../db/time.js";
 import { type ErrorBag, msg, validationError } from "../../errors.js";
 import { canonicalMac } from "../../http/validation.js";
+import { READABLE_ALPHABET, randomString } from "../../random-text.js";
 import { findDeviceModel } from "./device-models.js";
 import { type DeviceRow, deviceRepository } from "./devices.repository.js";
 import type { CreateDeviceParams, DeviceRecord } from "./devices.schemas.js";
 import { liveStatus } from "./live-status.js";
 
-/** 24 url-safe characters (144 bits): strong, and short enough for every gateway's secret field. */
+/**
+ * 24 letters and digits (140 bits): strong, short enough for every gateway's secret field, and never
+ * starting with "-" or holding characters a shell, a config file or a command-line tool could misread.
+ */
 export function newRadiusSecret(): string {
-  return randomBytes(18).toString("base64url");
+  return randomString(READABLE_ALPHABET, 24);
 }
 
 /** The API record of a device; the RADIUS secret only when the caller may see it. */

@@ -50,7 +50,7 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.status, "success");
         assert.equal(res.body.message, "Device has been successfully created.");
         assert.equal(typeof res.body.device_id, "number");
-        assert.match(res.body.radius_secret, /^[A-Za-z0-9_-]{16,}$/);
+        assert.match(res.body.radius_secret, /^[A-HJ-NP-Za-km-z2-9]{24}$/);
         assert.equal(res.body.data.id, res.body.device_id);
         secrets.add(res.body.radius_secret);
       }
