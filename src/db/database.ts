@@ -58,6 +58,8 @@ function withStatementCache(sqlite: SQLite.Database, tracker: { localWrites: num
 }
 
 const generations = new WeakMap<object, () => string>();
+/** How stale another connection's commit may look to changeGeneration. */
+export const OTHER_CONNECTION_POLL_MS = 50;
 
 /**
  * SQLite only: the connection itself, for a few hot paths (RADIUS) that run their own prepared
@@ -81,9 +83,10 @@ export function sqliteDirect(db: DB): SqliteDirect | undefined {
 }
 
 /**
- * A token that changes whenever the database may have changed: this process's writes, or a commit by
- * another connection (SQLite's data_version). Undefined on PostgreSQL, where other instances write
- * unseen, so nothing may be cached there.
+ * A token that changes whenever the database may have changed: at once for this process's writes, and
+ * within OTHER_CONNECTION_POLL_MS for a commit by another connection (SQLite's data_version, such as
+ * `guestwifi account create` run beside the server). Undefined on PostgreSQL, where other instances
+ * write unseen, so nothing may be cached there.
  */
 export function changeGeneration(db: DB): string | undefined {
   return generations.get(db)?.();
@@ -101,7 +104,17 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
     const tracker = { localWrites: 0 };
     const dataVersion = sqlite.prepare("pragma data_version").pluck();
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, tracker) }) });
-    generations.set(db, () => `${tracker.localWrites}:${dataVersion.get()}`);
+    // Asking SQLite for data_version on every hot read cost as much as the rest of a cached look-up.
+    let version = 0;
+    let versionAt = Number.NEGATIVE_INFINITY;
+    generations.set(db, () => {
+      const now = Date.now();
+      if (now - versionAt >= OTHER_CONNECTION_POLL_MS) {
+        version = dataVersion.get() as number;
+        versionAt = now;
+      }
+      return `${tracker.localWrites}:${version}`;
+    });
     const statements = new Map<string, SQLite.Statement>();
     directs.set(db.getExecutor().adapter, {
       prepare(source) {

@@ -4,7 +4,8 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { changeGeneration, createDatabase } from "../../src/db/database.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { OTHER_CONNECTION_POLL_MS, changeGeneration, createDatabase } from "../../src/db/database.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
 import { locationRepository } from "../../src/modules/locations/locations.repository.js";
@@ -17,7 +18,7 @@ const loc = (accountId: number, name: string) => ({
 });
 
 describe("read cache of location rows (SQLite)", () => {
-  it("sees this process's writes and another connection's commits", async () => {
+  it("sees this process's writes at once and another connection's commits within the poll interval", async () => {
     const file = join(tmpdir(), `guestwifi-cache-${randomBytes(5).toString("hex")}.db`);
     const a = createDatabase(`sqlite:${file}`);
     const b = createDatabase(`sqlite:${file}`);
@@ -31,6 +32,7 @@ describe("read cache of location rows (SQLite)", () => {
       assert.equal((await locationRepository.findOwned(a, accountId, [id]))[0].name, "Own write");
       const g = changeGeneration(a);
       await locationRepository.update(b, id, { name: "Other connection" });
+      await sleep(OTHER_CONNECTION_POLL_MS + 10);
       assert.notEqual(changeGeneration(a), g);
       assert.equal((await locationRepository.findOwned(a, accountId, [id]))[0].name, "Other connection");
       const other = await createAccount(a, "cache2@example.com");
