@@ -6,7 +6,7 @@ import { type Insertable, type Selectable, sql } from "kysely";
 import type { DB } from "../db/database.js";
 import { increment } from "../db/dialect.js";
 import type { PortalCredentialsTable, RadiusSessionsTable } from "../db/schema.js";
-import { PreparedQuery } from "./prepared-query.js";
+import { PreparedQuery } from "../db/prepared-query.js";
 
 export type CredentialRow = Selectable<PortalCredentialsTable>;
 export type SessionRow = Selectable<RadiusSessionsTable>;

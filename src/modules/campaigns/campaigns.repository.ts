@@ -1,8 +1,15 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { DB } from "../../db/database.js";
+import { PreparedQuery } from "../../db/prepared-query.js";
 import type { CampaignsTable } from "../../db/schema.js";
 
 export type CampaignRow = Selectable<CampaignsTable>;
+
+// Read on every portal page view and login: prepared once.
+const byId = new PreparedQuery(["id"], (db, p) => db.selectFrom("campaigns").selectAll().where("id", "=", p.id));
+const byFilename = new PreparedQuery(["filename"], (db, p) =>
+  db.selectFrom("campaigns").selectAll().where("filename", "=", p.filename).where("deleted", "=", 0),
+);
 
 export const campaignRepository = {
   async insert(db: DB, values: Insertable<CampaignsTable>): Promise<number> {
@@ -53,11 +60,11 @@ export const campaignRepository = {
   },
 
   async findById(db: DB, id: number): Promise<CampaignRow | undefined> {
-    return db.selectFrom("campaigns").selectAll().where("id", "=", id).executeTakeFirst();
+    return byId.first<CampaignRow>(db, { id });
   },
 
   async findByFilename(db: DB, filename: string): Promise<CampaignRow | undefined> {
-    return db.selectFrom("campaigns").selectAll().where("filename", "=", filename).where("deleted", "=", 0).executeTakeFirst();
+    return byFilename.first<CampaignRow>(db, { filename });
   },
 
   async firstTemplate(db: DB): Promise<CampaignRow> {

@@ -1,8 +1,13 @@
 import type { Insertable, Selectable } from "kysely";
 import type { DB } from "../../db/database.js";
+import { PreparedQuery } from "../../db/prepared-query.js";
 import type { DevicesTable } from "../../db/schema.js";
 
 export type DeviceRow = Selectable<DevicesTable>;
+
+// Looked up on every portal page view and login: prepared once.
+const byMac = new PreparedQuery(["mac"], (db, p) => db.selectFrom("devices").selectAll().where("mac_address", "=", p.mac));
+const heard = new PreparedQuery(["id", "now"], (db, p) => db.updateTable("devices").set({ last_heard_at: p.now }).where("id", "=", p.id));
 
 export const deviceRepository = {
   async insert(db: DB, values: Insertable<DevicesTable>): Promise<number> {
@@ -24,7 +29,7 @@ export const deviceRepository = {
   },
 
   async findByMac(db: DB, mac: string): Promise<DeviceRow | undefined> {
-    return db.selectFrom("devices").selectAll().where("mac_address", "=", mac).executeTakeFirst();
+    return byMac.first<DeviceRow>(db, { mac });
   },
 
   async assignLocation(db: DB, deviceId: number, locationId: number | null, now: string): Promise<void> {
@@ -33,6 +38,6 @@ export const deviceRepository = {
 
   /** Marks the device heard from (live_status online for the next 10 minutes). */
   async markHeard(db: DB, deviceId: number, now: string): Promise<void> {
-    await db.updateTable("devices").set({ last_heard_at: now }).where("id", "=", deviceId).execute();
+    await heard.run(db, { id: deviceId, now });
   },
 };

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import { type DB, changeGeneration } from "../../db/database.js";
 import { ReadCache } from "../../db/read-cache.js";
+import { PreparedQuery } from "../../db/prepared-query.js";
 import type { LocationOptionsTable, LocationsTable } from "../../db/schema.js";
 
 export type LocationRow = Selectable<LocationsTable>;
@@ -16,6 +17,10 @@ function rowCache(db: DB): ReadCache<LocationRow> {
   }
   return c;
 }
+
+const bySlug = new PreparedQuery(["slug"], (db, p) =>
+  db.selectFrom("locations").selectAll().where("portal_slug", "=", p.slug).where("deleted", "=", 0),
+);
 
 export const locationRepository = {
   async insert(db: DB, values: Insertable<LocationsTable>): Promise<number> {
@@ -57,8 +62,9 @@ export const locationRepository = {
     return db.selectFrom("locations").selectAll().where("account_id", "=", accountId).where("deleted", "=", 0).orderBy("id").execute();
   },
 
+  /** Every portal page view starts here: prepared once. */
   async findBySlug(db: DB, slug: string): Promise<LocationRow | undefined> {
-    return db.selectFrom("locations").selectAll().where("portal_slug", "=", slug).where("deleted", "=", 0).executeTakeFirst();
+    return bySlug.first<LocationRow>(db, { slug });
   },
 
   async findById(db: DB, id: number): Promise<LocationRow | undefined> {

@@ -1,5 +1,5 @@
 /**
- * Hot-path SQL of the RADIUS server, built with Kysely once per database (so the SQL stays right
+ * Hot-path SQL (RADIUS packets, portal pages), built with Kysely once per database (so the SQL stays right
  * for each dialect) and then only run with new parameters: building and compiling a Kysely query
  * costs more than running a small indexed one. On SQLite the statement runs synchronously on the
  * connection when that is safe (see sqliteDirect); otherwise, and on PostgreSQL, the compiled query
@@ -7,10 +7,10 @@
  */
 import type { Statement } from "better-sqlite3";
 import { type Compilable, CompiledQuery } from "kysely";
-import { type DB, type SqliteDirect, sqliteDirect } from "../db/database.js";
+import { type DB, type SqliteDirect, sqliteDirect } from "./database.js";
 
 /** Stands for a named parameter while the query is built; replaced by its value at each run. */
-const MARK = "\u0000radius-param:";
+const MARK = "\u0000prepared-param:";
 
 interface Compiled {
   sql: string;
