@@ -4,34 +4,16 @@
  * serves the real app; `... bare <json>` serves one bare Fastify route returning that JSON from memory.
  * Prints one line of JSON ({ port, identifier, ids }) when ready; stops on SIGTERM.
  */
-import Fastify from "fastify";
-import { sql } from "kysely";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { createDatabase } from "../../src/db/database.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+import { openTargetDatabase, portOf, ready, serveBare, stopOnSigterm } from "./target-process.js";
 
 const [mode, arg, schema] = process.argv.slice(2);
 
-async function serveBare(json: string) {
-  const body = JSON.parse(json);
-  const app = Fastify({ logger: false });
-  app.get("/api/get-location", async () => body);
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const addr = app.server.address();
-  process.stdout.write(`${JSON.stringify({ port: typeof addr === "object" && addr ? addr.port : 0 })}\n`);
-  process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
-}
-
 async function serveApp(databaseUrl: string) {
-  if (schema) {
-    const admin = createDatabase(databaseUrl, { poolSize: 1 });
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    await admin.destroy();
-  }
-  const db = createDatabase(databaseUrl, { searchPath: schema, poolSize: 10 });
+  const db = await openTargetDatabase(databaseUrl, schema);
   await migrateToLatest(db);
   const config = loadConfig({ LOG_LEVEL: "silent", DATABASE_URL: databaseUrl, RADIUS_ENABLED: "false" });
   const app = await buildApp({ config, db, logger: false });
@@ -57,17 +39,9 @@ async function serveApp(databaseUrl: string) {
     ids.push(res.json().location_id);
   }
   await app.listen({ host: "127.0.0.1", port: 0 });
-  const addr = app.server.address();
-  process.stdout.write(`${JSON.stringify({ port: typeof addr === "object" && addr ? addr.port : 0, identifier, ids })}\n`);
-  process.on("SIGTERM", () => {
-    void (async () => {
-      await app.close();
-      if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
-      await db.destroy();
-      process.exit(0);
-    })();
-  });
+  ready({ port: portOf(app), identifier, ids });
+  stopOnSigterm(app, db, schema);
 }
 
-if (mode === "bare") await serveBare(arg);
+if (mode === "bare") await serveBare({ "/api/get-location": { body: JSON.parse(arg) } });
 else await serveApp(arg);

@@ -7,13 +7,11 @@
  * route. Prints one line of JSON when ready; stops on SIGTERM.
  */
 import { createHash, randomBytes } from "node:crypto";
-import Fastify from "fastify";
-import { sql } from "kysely";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { createDatabase } from "../../src/db/database.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+import { openTargetDatabase, portOf, ready, serveBare, stopOnSigterm } from "./target-process.js";
 
 const CLIENTS = 64;
 const UAM_SECRET = "bench-uam-secret";
@@ -27,15 +25,6 @@ export interface PortalTargetInfo {
 
 const [mode, arg, schema] = process.argv.slice(2);
 
-async function serveBare(html: string) {
-  const app = Fastify({ logger: false });
-  app.get("/portal/l/bare", async (_req, reply) => reply.type("text/html; charset=utf-8").send(html));
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const addr = app.server.address();
-  process.stdout.write(`${JSON.stringify({ port: typeof addr === "object" && addr ? addr.port : 0 })}\n`);
-  process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
-}
-
 const dashed = (mac: string) => mac.replace(/:/g, "-");
 
 /** The URL CoovaChilli redirects a guest to, signed with `md` as it does with a uamsecret. */
@@ -47,13 +36,7 @@ function coovaPage(base: string, apMac: string, clientMac: string): string {
 }
 
 async function serveApp(databaseUrl: string) {
-  if (schema) {
-    const admin = createDatabase(databaseUrl, { poolSize: 1 });
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    await admin.destroy();
-  }
-  const db = createDatabase(databaseUrl, { searchPath: schema, poolSize: 10 });
+  const db = await openTargetDatabase(databaseUrl, schema);
   await migrateToLatest(db);
   const config = loadConfig({
     LOG_LEVEL: "silent",
@@ -86,8 +69,7 @@ async function serveApp(databaseUrl: string) {
   const slug = (await db.selectFrom("locations").select("portal_slug").where("id", "=", loc.location_id).executeTakeFirstOrThrow()).portal_slug;
 
   await app.listen({ host: "127.0.0.1", port: 0 });
-  const addr = app.server.address();
-  const port = typeof addr === "object" && addr ? addr.port : 0;
+  const port = portOf(app);
   const base = `http://127.0.0.1:${port}/portal/l/${slug}`;
   const clients: PortalTargetInfo["clients"] = [];
   for (let i = 0; i < CLIENTS; i++) {
@@ -99,16 +81,9 @@ async function serveApp(databaseUrl: string) {
     clients.push({ cookie, state });
   }
   const info: PortalTargetInfo = { port, pagePath: coovaPage(base, apMac, "02:C1:FF:00:00:01").replace(/^http:\/\/[^/]+/, ""), clients };
-  process.stdout.write(`${JSON.stringify(info)}\n`);
-  process.on("SIGTERM", () => {
-    void (async () => {
-      await app.close();
-      if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
-      await db.destroy();
-      process.exit(0);
-    })();
-  });
+  ready(info);
+  stopOnSigterm(app, db, schema);
 }
 
-if (mode === "bare") await serveBare(arg);
+if (mode === "bare") await serveBare({ "/portal/l/bare": { body: arg, type: "text/html; charset=utf-8" } });
 else if (mode === "app") await serveApp(arg);

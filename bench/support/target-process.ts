@@ -1,0 +1,57 @@
+/**
+ * What every benchmark target process does (api-, portal- and analytics-target): open its own
+ * database (a fresh PostgreSQL schema when one is named), serve bare baseline routes, print its
+ * ready line, and on SIGTERM close the app and drop the schema it made.
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import { type DB, createDatabase } from "../../src/db/database.js";
+
+/** The one line of JSON startTarget waits for. */
+export function ready(info: object): void {
+  process.stdout.write(`${JSON.stringify(info)}\n`);
+}
+
+export function portOf(app: FastifyInstance): number {
+  const addr = app.server.address();
+  return typeof addr === "object" && addr ? addr.port : 0;
+}
+
+/** The database of a target; with `schema` (PostgreSQL), a fresh schema of that name. Not migrated. */
+export async function openTargetDatabase(databaseUrl: string, schema: string | undefined): Promise<DB> {
+  if (schema) {
+    const admin = createDatabase(databaseUrl, { poolSize: 1 });
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    await admin.destroy();
+  }
+  return createDatabase(databaseUrl, { searchPath: schema, poolSize: 10 });
+}
+
+/** Drops the target's schema (if it made one) and closes the database. */
+export async function dropTargetDatabase(db: DB, schema: string | undefined): Promise<void> {
+  if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+  await db.destroy();
+}
+
+/** On SIGTERM: close the app, drop the data, exit. */
+export function stopOnSigterm(app: FastifyInstance, db: DB, schema: string | undefined): void {
+  process.once("SIGTERM", () => {
+    void (async () => {
+      await app.close();
+      await dropTargetDatabase(db, schema);
+      process.exit(0);
+    })();
+  });
+}
+
+/** Bare Fastify GET routes answering fixed bodies from memory: the baseline of a benchmark. */
+export async function serveBare(routes: Record<string, { body: unknown; type?: string }>): Promise<void> {
+  const app = Fastify({ logger: false });
+  for (const [path, { body, type }] of Object.entries(routes)) {
+    app.get(path, async (_req, reply) => (type ? reply.type(type).send(body) : body));
+  }
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  ready({ port: portOf(app) });
+  process.once("SIGTERM", () => void app.close().then(() => process.exit(0)));
+}
