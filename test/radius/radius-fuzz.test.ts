@@ -7,26 +7,15 @@ import { after, before, describe, it } from "node:test";
 import pino from "pino";
 import { loadConfig } from "../../src/config.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
+import { seededRng } from "../../src/cli/demo-random.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
 import { radclient, rawExchange } from "./radclient.js";
 import { dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
 import { accessRequestBytes, accountingRequestBytes } from "./raw-packets.js";
 
-/** mulberry32: a tiny deterministic generator. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function hostilePackets(seed: number, good: Buffer[]): Buffer[] {
-  const rnd = prng(seed);
+  const rnd = seededRng(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
   const out: Buffer[] = [];

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/database.js";
-import type { GuestsTable } from "../../db/schema.js";
+import type { GuestsTable, LoginsTable } from "../../db/schema.js";
 
 export type GuestRow = Selectable<GuestsTable>;
 
@@ -26,20 +26,8 @@ export interface LoginStatsRow {
 }
 
 /** A login with the names of its location, campaign and access point. */
-export interface LoginDetailRow {
-  id: number;
-  guest_id: number;
-  location_id: number;
-  campaign_id: number;
-  device_id: number | null;
-  client_mac: string;
-  user_agent: string;
-  browser_name: string;
-  os_name: string;
-  os_version: string;
-  device_type: string;
-  device_brand: string;
-  logged_at: string;
+export interface LoginDetailRow
+  extends Omit<Selectable<LoginsTable>, "account_id" | "login_type" | "local_day"> {
   location_name: string | null;
   timezone: string | null;
   campaign_name: string | null;
