@@ -18,36 +18,41 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+interface CachedStatement {
+  stmt: SQLite.Statement;
+  /** Anything but a SELECT may write (INSERT ... RETURNING reads rows and writes). */
+  writes: boolean;
+}
+
 /**
  * Kysely prepares every query anew; preparing costs more than running a small indexed query.
- * Statements are cached by SQL text (queries are parameterised, so the set of texts is small).
- * Every statement that may write bumps `tracker.localWrites`, which read caches use (see below).
+ * Statements are cached by SQL text (queries are parameterised, so the set of texts is small);
+ * Kysely's connection and the direct hot paths share the cache.
  */
-function withStatementCache(sqlite: SQLite.Database, tracker: { localWrites: number }, max = 500): SQLite.Database {
-  const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
-  const countWrites = (stmt: SQLite.Statement): SQLite.Statement =>
-    new Proxy(stmt, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop, target);
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          tracker.localWrites++;
-          return value.apply(target, args);
-        };
-      },
-    });
+function statementCache(sqlite: SQLite.Database, max = 500): (source: string) => CachedStatement {
+  const cache = new Map<string, CachedStatement>();
+  return (source) => {
+    let entry = cache.get(source);
+    if (!entry) {
+      entry = { stmt: sqlite.prepare(source), writes: !/^\s*select\b/i.test(source) };
+      if (cache.size >= max) cache.clear();
+      cache.set(source, entry);
+    }
+    return entry;
+  };
+}
+
+/**
+ * The connection as Kysely sees it: `prepare` answers from the cache and counts a possible write in
+ * `tracker.localWrites` (Kysely prepares a statement right before each run), which read caches use.
+ */
+function kyselyConnection(sqlite: SQLite.Database, cached: (source: string) => CachedStatement, tracker: { localWrites: number }): SQLite.Database {
   return new Proxy(sqlite, {
     get(target, prop, receiver) {
       if (prop === "prepare") {
         return (source: string) => {
-          let stmt = cache.get(source);
-          if (!stmt) {
-            stmt = prepare(source);
-            if (!/^\s*select\b/i.test(source)) stmt = countWrites(stmt);
-            if (cache.size >= max) cache.clear();
-            cache.set(source, stmt);
-          }
+          const { stmt, writes } = cached(source);
+          if (writes) tracker.localWrites++;
           return stmt;
         };
       }
@@ -62,7 +67,7 @@ const generations = new WeakMap<object, () => string>();
 export const OTHER_CONNECTION_POLL_MS = 50;
 
 /**
- * SQLite only: the connection itself, for a few hot paths (RADIUS) that run their own prepared
+ * SQLite only: the connection itself, for the hot paths (prepared-query.ts) that run their own prepared
  * statements instead of building a query per call. Their writes must call noteWrite() so read
  * caches see them. Statements may run directly while the caller holds the connection (inside its
  * own transaction), or when no transaction is open on it (`inTransaction` false); otherwise they
@@ -103,7 +108,8 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
     sqlite.pragma("foreign_keys = ON");
     const tracker = { localWrites: 0 };
     const dataVersion = sqlite.prepare("pragma data_version").pluck();
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, tracker) }) });
+    const cached = statementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: kyselyConnection(sqlite, cached, tracker) }) });
     // Asking SQLite for data_version on every hot read cost as much as the rest of a cached look-up.
     let version = 0;
     let versionAt = Number.NEGATIVE_INFINITY;
@@ -115,16 +121,8 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
       }
       return `${tracker.localWrites}:${version}`;
     });
-    const statements = new Map<string, SQLite.Statement>();
     directs.set(db.getExecutor().adapter, {
-      prepare(source) {
-        let stmt = statements.get(source);
-        if (!stmt) {
-          stmt = sqlite.prepare(source);
-          statements.set(source, stmt);
-        }
-        return stmt;
-      },
+      prepare: (source) => cached(source).stmt,
       noteWrite() {
         tracker.localWrites++;
       },
