@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type LoadResult, load, printRow } from "./support/load.js";
+import { benchLocationParams } from "./support/bench-location.js";
+import { load, loadBaseline, printRow } from "./support/load.js";
 import { startTarget } from "./support/target.js";
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -20,17 +21,7 @@ interface AppInfo {
 }
 
 function locationBody(identifier: string): string {
-  return new URLSearchParams({
-    identifier,
-    location_name: "Bench Write",
-    address1: "2 Main Street",
-    town: "Springfield",
-    state: "IL",
-    zipcode: "62701",
-    country: "US",
-    phone_number: "(217)555-0100",
-    timezone: "America/Chicago",
-  }).toString();
+  return new URLSearchParams({ identifier, ...benchLocationParams("Bench Write", "2 Main Street") }).toString();
 }
 
 export default async function run(): Promise<void> {
@@ -49,16 +40,7 @@ export default async function run(): Promise<void> {
     if (sample.status !== 200) throw new Error(`get-location answered ${sample.status}: ${json}`);
     const bare = await startTarget<{ port: number }>(TARGET, ["bare", json]);
     console.log(`get-location, 10 ids, 50 connections, ${DURATION} s each (response ${json.length} bytes)`);
-    let baseline: LoadResult;
-    try {
-      baseline = await load("bare Fastify route, same JSON from memory", {
-        url: `http://127.0.0.1:${bare.info.port}/api/get-location`,
-        duration: DURATION,
-      });
-    } finally {
-      await bare.stop();
-    }
-    printRow(baseline);
+    const baseline = await loadBaseline("bare Fastify route, same JSON from memory", bare, "/api/get-location", { duration: DURATION });
     for (const [name, t] of [
       ["SQLite", sqlite],
       ["PostgreSQL", pg],

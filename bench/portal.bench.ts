@@ -11,7 +11,7 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PortalTargetInfo } from "./support/portal-target.js";
-import { type LoadResult, load, printRow } from "./support/load.js";
+import { type LoadResult, load, loadBaseline, printRow } from "./support/load.js";
 import { startTarget } from "./support/target.js";
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -67,17 +67,10 @@ export default async function run(): Promise<void> {
     if (sample.status !== 200) throw new Error(`the login page answered ${sample.status}`);
     const bare = await startTarget<{ port: number }>(TARGET, ["bare", html]);
     console.log(`portal, ${CONNECTIONS} connections, ${DURATION} s each (login page ${html.length} bytes)`);
-    let baseline: LoadResult;
-    try {
-      baseline = await load("bare Fastify route, same page from memory", {
-        url: `http://127.0.0.1:${bare.info.port}/portal/l/bare`,
-        connections: CONNECTIONS,
-        duration: DURATION,
-      });
-    } finally {
-      await bare.stop();
-    }
-    printRow(baseline);
+    const baseline = await loadBaseline("bare Fastify route, same page from memory", bare, "/portal/l/bare", {
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
     for (const [name, t] of [
       ["SQLite", sqlite],
       ["PostgreSQL", pg],

@@ -8,6 +8,7 @@ import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+import { benchLocationParams } from "./bench-location.js";
 import { openTargetDatabase, portOf, ready, serveBare, stopOnSigterm } from "./target-process.js";
 
 const [mode, arg, schema] = process.argv.slice(2);
@@ -24,17 +25,7 @@ async function serveApp(databaseUrl: string) {
     const res = await app.inject({
       method: "POST",
       url: "/api/create-or-update-location",
-      payload: {
-        identifier,
-        location_name: `Bench Location ${i}`,
-        address1: `${i} Main Street`,
-        town: "Springfield",
-        state: "IL",
-        zipcode: "62701",
-        country: "US",
-        phone_number: "(217)555-0100",
-        timezone: "America/Chicago",
-      },
+      payload: { identifier, ...benchLocationParams(`Bench Location ${i}`, `${i} Main Street`) },
     });
     ids.push(res.json().location_id);
   }
