@@ -6,10 +6,11 @@
  * Message-Authenticator by re-encoding, and appends Message-Authenticator last where BlastRADIUS
  * (CVE-2024-3596) asks for it first.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import radius from "radius";
 import { type ReplyAttribute, decodeAttributes, encodeAttributes, resetAttributeTables } from "./attribute-codec.js";
+import { HmacMd5, Md5 } from "./md5.js";
 
 export type { ReplyAttribute };
 
@@ -123,15 +124,28 @@ export function octetsAttr(attrs: Record<string, unknown>, name: string): Buffer
   return Buffer.isBuffer(first) ? first : undefined;
 }
 
-function hmacMd5(secret: string, data: Buffer): Buffer {
-  return createHmac("md5", secret).update(data).digest();
+/** A device secret's octets and HMAC pads, worked out once per secret (a site has few). */
+interface SecretKey {
+  octets: Buffer;
+  hmac: HmacMd5;
+}
+const secretKeys = new Map<string, SecretKey>();
+const SECRET_KEYS_MAX = 10_000;
+
+function keyOf(secret: string): SecretKey {
+  let k = secretKeys.get(secret);
+  if (!k) {
+    if (secretKeys.size >= SECRET_KEYS_MAX) secretKeys.clear();
+    const octets = Buffer.from(secret, "utf8");
+    k = { octets, hmac: new HmacMd5(octets) };
+    secretKeys.set(secret, k);
+  }
+  return k;
 }
 
-function md5(...parts: (Buffer | string)[]): Buffer {
-  const h = createHash("md5");
-  for (const p of parts) h.update(p);
-  return h.digest();
-}
+/** Scratch for the functions below: each uses them synchronously, start to finish. */
+const hash = new Md5();
+const digest = Buffer.alloc(16);
 
 export type MessageAuthenticatorCheck = "absent" | "valid" | "invalid";
 
@@ -145,27 +159,30 @@ export function checkMessageAuthenticator(packet: Buffer, secret: string): Messa
   if (offsets.length === 0) return "absent";
   const off = offsets[0];
   if (offsets.length > 1 || packet[off + 1] !== 18) return "invalid";
-  const copy = Buffer.from(packet);
-  copy.fill(0, off + 2, off + 18);
-  if (packet[0] === CODE.AccountingRequest) copy.fill(0, AUTH_START, AUTH_END);
-  return timingSafeEqual(hmacMd5(secret, copy), packet.subarray(off + 2, off + 18)) ? "valid" : "invalid";
+  const { hmac } = keyOf(secret);
+  const h = hmac.begin(hash);
+  if (packet[0] === CODE.AccountingRequest) h.update(packet, 0, AUTH_START).zeros(AUTH_END - AUTH_START).update(packet, AUTH_END, off + 2);
+  else h.update(packet, 0, off + 2);
+  hmac.finish(h.zeros(16).update(packet, off + 18, packet.length), digest);
+  return timingSafeEqual(digest, packet.subarray(off + 2, off + 18)) ? "valid" : "invalid";
 }
 
 /** RFC 2866 section 3: Request Authenticator = MD5(Code+Identifier+Length+16 zero octets+Attributes+Secret). */
 export function accountingAuthenticatorValid(packet: Buffer, secret: string): boolean {
-  const copy = Buffer.from(packet);
-  copy.fill(0, AUTH_START, AUTH_END);
-  return timingSafeEqual(md5(copy, secret), packet.subarray(AUTH_START, AUTH_END));
+  hash.reset().update(packet, 0, AUTH_START).zeros(AUTH_END - AUTH_START).update(packet, AUTH_END, packet.length);
+  hash.update(keyOf(secret).octets).digestInto(digest);
+  return timingSafeEqual(digest, packet.subarray(AUTH_START, AUTH_END));
 }
 
 /** RFC 2865 section 5.2: User-Password hidden with MD5(secret + RA), chained over 16-octet blocks. */
 export function decryptUserPassword(hidden: Buffer, secret: string, requestAuthenticator: Buffer): string | undefined {
   if (hidden.length < 16 || hidden.length > 128 || hidden.length % 16 !== 0) return undefined;
   const out = Buffer.alloc(hidden.length);
+  const { octets } = keyOf(secret);
   let prev = requestAuthenticator;
   for (let i = 0; i < hidden.length; i += 16) {
-    const b = md5(Buffer.from(secret, "utf8"), prev);
-    for (let j = 0; j < 16; j++) out[i + j] = hidden[i + j] ^ b[j];
+    hash.reset().update(octets).update(prev).digestInto(digest);
+    for (let j = 0; j < 16; j++) out[i + j] = hidden[i + j] ^ digest[j];
     prev = hidden.subarray(i, i + 16);
   }
   const end = out.indexOf(0);
@@ -217,11 +234,12 @@ export function encodeReply(request: Decoded, code: number, attributes: ReplyAtt
  * the Response Authenticator = MD5(Code+Identifier+Length+RequestAuth+Attributes+Secret) (RFC 2865 section 3).
  */
 export function signResponse(packet: Buffer, requestAuthenticator: Buffer, secret: string, firstIsMessageAuthenticator: boolean): Buffer {
+  const { octets, hmac } = keyOf(secret);
   requestAuthenticator.copy(packet, AUTH_START);
   if (firstIsMessageAuthenticator) {
     packet.fill(0, HEADER + 2, HEADER + 18);
-    hmacMd5(secret, packet).copy(packet, HEADER + 2);
+    hmac.finish(hmac.begin(hash).update(packet), packet, HEADER + 2);
   }
-  md5(packet, secret).copy(packet, AUTH_START);
+  hash.reset().update(packet).update(octets).digestInto(packet, AUTH_START);
   return packet;
 }
