@@ -164,7 +164,12 @@ interface EncodeInfo {
   id: number;
   /** Integer and text attributes without tag or encryption are written here; others by the package. */
   kind: typeof Kind.Integer | typeof Kind.Text | undefined;
-  reverseEnum: Record<string, string>;
+  /**
+   * The package looks an integer value up among the attribute's VALUE names before writing it;
+   * only a name that is itself a number could match. Those are kept here (almost always none:
+   * probing the name table with every number would cost a deoptimization per packet).
+   */
+  numericNames: Set<number> | undefined;
 }
 
 const encodeTables = new Map<number, Map<string, EncodeInfo | null>>();
@@ -184,7 +189,9 @@ function encodeInfo(vendor: number, name: string): EncodeInfo | null {
     info = null;
   } else {
     const kind = t === "integer" || t === "time" ? Kind.Integer : t === "string" || t === "text" ? Kind.Text : undefined;
-    info = { id, kind, reverseEnum: internals._attr_to(name, vendor, FIELD.reverseEnum) as Record<string, string> };
+    const reverseEnum = (internals._attr_to(name, vendor, FIELD.reverseEnum) ?? {}) as Record<string, string>;
+    const numeric = Object.keys(reverseEnum).filter((k) => String(Number(k)) === k);
+    info = { id, kind, numericNames: numeric.length > 0 ? new Set(numeric.map(Number)) : undefined };
   }
   table.set(name, info);
   return info;
@@ -199,7 +206,7 @@ function encodePlain(into: Buffer, off: number, vendor: number, name: string, va
   const info = encodeInfo(vendor, name);
   if (!info) return -1;
   if (info.kind === Kind.Integer && typeof value === "number") {
-    if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff || info.reverseEnum[value] !== undefined) return -1;
+    if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff || info.numericNames?.has(value)) return -1;
     room(into, off, 6);
     into[off] = info.id;
     into[off + 1] = 6;
