@@ -22,8 +22,8 @@ export interface AccessDeps {
 
 export interface AccessRequest {
   userName: string | undefined;
-  /** A function when working it out costs (User-Password is decrypted only for a credential). */
-  proof: PasswordProof | (() => PasswordProof);
+  /** What the request proves of the password (only a credential's User-Name needs one). */
+  proof: PasswordProof;
   /** Canonical client MAC from Calling-Station-Id, as the gateway vouches for it. */
   clientMac: string | undefined;
 }
@@ -56,8 +56,7 @@ export async function authorizeAccess({ db, config, visits }: AccessDeps, nas: N
   let used: number;
   let via: "credential" | "mac";
   if (credential) {
-    const proof = typeof req.proof === "function" ? req.proof() : req.proof;
-    if (!proofMatches(proof, credential.password)) return reject("wrong credential password");
+    if (!proofMatches(req.proof, credential.password)) return reject("wrong credential password");
     if (credential.location_id !== location.id) return reject("credential issued for another location");
     if (credential.device_id !== null && credential.device_id !== device.id) return reject("credential issued for another access point");
     if (credential.client_mac !== "" && credential.client_mac !== req.clientMac) return reject("credential issued for another client");

@@ -7,11 +7,12 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { dialectOf } from "../db/dialect.js";
-import { authorizeAccess } from "./access.service.js";
+import { type AccessDeps, authorizeAccess } from "./access.service.js";
 import { AccountingBatcher } from "./accounting-batcher.js";
 import { type AccountingJob, acctStatus, recordAccounting } from "./accounting.service.js";
 import { NasLookup } from "./nas-lookup.js";
 import type { PasswordProof } from "./password-check.js";
+import { isCredentialUsername } from "./portal-credentials.js";
 import {
   CODE,
   type Decoded,
@@ -32,9 +33,18 @@ import { VisitMemo } from "./visit-memo.js";
 
 export type PortKind = "auth" | "acct";
 
+const NO_PROOF: PasswordProof = { kind: "none" };
+
+/** An integer attribute's number (undefined when absent or enumerated by name). */
+function numberAttr(attrs: Record<string, unknown>, name: string): number | undefined {
+  const v = intAttr(attrs, name);
+  return typeof v === "number" ? v : undefined;
+}
+
 export class PacketHandler {
   private readonly nas: NasLookup;
   private readonly visits = new VisitMemo();
+  private readonly accessDeps: AccessDeps;
   /** SQLite: group commit. PostgreSQL: one transaction per packet, in parallel over the pool. */
   private readonly applyAccounting: (job: AccountingJob) => Promise<unknown>;
 
@@ -44,6 +54,7 @@ export class PacketHandler {
     private readonly log: FastifyBaseLogger,
   ) {
     this.nas = new NasLookup(db);
+    this.accessDeps = { db, config, visits: this.visits };
     const deps = { db, visits: this.visits };
     if (dialectOf(db) === "sqlite") {
       const batcher = new AccountingBatcher(deps);
@@ -81,8 +92,9 @@ export class PacketHandler {
     const userName = stringAttr(attrs, "User-Name");
 
     if (kind === "auth") {
-      const deps = { db: this.db, config: this.config, visits: this.visits };
-      const decision = await authorizeAccess(deps, nas, { userName, proof: () => this.proof(request, secret), clientMac });
+      // User-Password is decrypted only for a portal credential (MAC authentication sends a public one).
+      const proof = userName !== undefined && isCredentialUsername(userName) ? this.proof(request, secret) : NO_PROOF;
+      const decision = await authorizeAccess(this.accessDeps, nas, { userName, proof, clientMac });
       if (this.log.level === "debug" || this.log.level === "trace") {
         const outcome = decision.accept ? { via: decision.via } : { reason: decision.reason };
         this.log.debug({ deviceId: device.id, userName, accept: decision.accept, ...outcome }, "radius access");
@@ -91,10 +103,6 @@ export class PacketHandler {
       return encodeReply(request, CODE.AccessReject, decision.replyMessage ? [["Reply-Message", decision.replyMessage]] : [], secret);
     }
 
-    const num = (name: string) => {
-      const v = intAttr(attrs, name);
-      return typeof v === "number" ? v : undefined;
-    };
     await this.applyAccounting({
       nas,
       at: new Date(),
@@ -104,9 +112,9 @@ export class PacketHandler {
         userName,
         clientMac,
         counters: {
-          session_time: num("Acct-Session-Time") ?? 0,
-          input_octets: totalOctets(num("Acct-Input-Octets"), num("Acct-Input-Gigawords")),
-          output_octets: totalOctets(num("Acct-Output-Octets"), num("Acct-Output-Gigawords")),
+          session_time: numberAttr(attrs, "Acct-Session-Time") ?? 0,
+          input_octets: totalOctets(numberAttr(attrs, "Acct-Input-Octets"), numberAttr(attrs, "Acct-Input-Gigawords")),
+          output_octets: totalOctets(numberAttr(attrs, "Acct-Output-Octets"), numberAttr(attrs, "Acct-Output-Gigawords")),
         },
         terminateCause: intAttr(attrs, "Acct-Terminate-Cause")?.toString(),
       },

@@ -2,7 +2,7 @@
  * The RADIUS listeners: authentication and accounting over UDP, started beside the HTTP API (or
  * alone) and stopped cleanly: sockets closed first, then in-flight packets finish.
  */
-import { type Socket, createSocket } from "node:dgram";
+import { type RemoteInfo, type Socket, createSocket } from "node:dgram";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
@@ -65,6 +65,18 @@ export async function startRadius({ db, config, log }: RadiusDeps): Promise<Radi
   const inFlight = new Set<Promise<void>>();
   let closed = false;
 
+  /** One request, answered (and its answer kept for retransmissions) or dropped; never throws. */
+  const respond = async (kind: PortKind, socket: Socket, cache: DuplicateCache, key: string, msg: Buffer, rinfo: RemoteInfo) => {
+    let reply: Buffer | undefined;
+    try {
+      reply = await handler.handle(kind, msg);
+    } catch (err) {
+      log.error({ err, kind }, "radius request failed; no answer, the NAS will retry");
+    }
+    cache.finish(key, reply, Date.now());
+    if (reply && !closed) socket.send(reply, rinfo.port, rinfo.address);
+  };
+
   const listen = (kind: PortKind, socket: Socket) => {
     const cache = new DuplicateCache(DUPLICATE_WINDOW_MS, DUPLICATE_MAX_ENTRIES);
     socket.on("error", (err) => log.error({ err, kind }, "radius socket error"));
@@ -77,18 +89,9 @@ export async function startRadius({ db, config, log }: RadiusDeps): Promise<Radi
         socket.send(seen, rinfo.port, rinfo.address);
         return;
       }
-      const work = handler
-        .handle(kind, msg)
-        .then((reply) => {
-          cache.finish(key, reply, Date.now());
-          if (reply && !closed) socket.send(reply, rinfo.port, rinfo.address);
-        })
-        .catch((err) => {
-          cache.finish(key, undefined, Date.now());
-          log.error({ err, kind }, "radius request failed; no answer, the NAS will retry");
-        })
-        .finally(() => inFlight.delete(work));
+      const work = respond(kind, socket, cache, key, msg, rinfo);
       inFlight.add(work);
+      void work.then(() => inFlight.delete(work));
     });
     return cache;
   };
