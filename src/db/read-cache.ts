@@ -1,42 +1,57 @@
 /**
  * Rows kept in memory for as long as the database has not changed at all (see changeGeneration).
- * Hot reads (get-location) skip the database when nothing was written; any write anywhere clears it.
- * On PostgreSQL it never holds anything.
+ * Hot reads (get-location, returning guests in RADIUS) skip the database when nothing was written;
+ * any write anywhere clears them. On PostgreSQL, and inside transactions, nothing is held.
  */
 import { type DB, changeGeneration } from "./database.js";
 
-export class ReadCache<V> {
-  private generation: string | undefined;
-  private rows = new Map<number, V>();
+interface Held<K, V> {
+  generation: string | undefined;
+  rows: Map<K, V>;
+}
+
+export class ReadCache<K extends string | number, V> {
+  private readonly perDb = new WeakMap<DB, Held<K, V>>();
 
   constructor(private readonly maxEntries = 10_000) {}
 
-  /** Cached values for all `ids`, or undefined when any is missing or the database changed. */
-  getAll(db: DB, ids: number[]): V[] | undefined {
+  /** The rows for `db`, emptied first when the database changed since they were read. */
+  private current(db: DB): Held<K, V> | undefined {
     const gen = changeGeneration(db);
     if (gen === undefined) return undefined;
-    if (gen !== this.generation) {
-      this.rows.clear();
-      this.generation = gen;
-      return undefined;
+    let held = this.perDb.get(db);
+    if (!held) {
+      held = { generation: gen, rows: new Map() };
+      this.perDb.set(db, held);
+    } else if (held.generation !== gen) {
+      held.rows.clear();
+      held.generation = gen;
     }
+    return held;
+  }
+
+  get(db: DB, key: K): V | undefined {
+    return this.current(db)?.rows.get(key);
+  }
+
+  /** Cached values for all `keys`, or undefined when any is missing or the database changed. */
+  getAll(db: DB, keys: K[]): V[] | undefined {
+    const held = this.current(db);
+    if (!held) return undefined;
     const out: V[] = [];
-    for (const id of ids) {
-      const v = this.rows.get(id);
+    for (const key of keys) {
+      const v = held.rows.get(key);
       if (v === undefined) return undefined;
       out.push(v);
     }
     return out;
   }
 
-  /** Stores values read under the current generation (read it before the query, pass it here). */
-  setAll(generation: string | undefined, entries: [number, V][]): void {
-    if (generation === undefined || generation !== this.generation) {
-      this.rows.clear();
-      this.generation = generation;
-      if (generation === undefined) return;
-    }
-    if (this.rows.size + entries.length > this.maxEntries) this.rows.clear();
-    for (const [id, v] of entries) this.rows.set(id, v);
+  /** Stores values read under `generation` (read it with changeGeneration before the query). */
+  setAll(db: DB, generation: string | undefined, entries: [K, V][]): void {
+    const held = this.current(db);
+    if (!held || generation !== held.generation) return;
+    if (held.rows.size + entries.length > this.maxEntries) held.rows.clear();
+    for (const [key, v] of entries) held.rows.set(key, v);
   }
 }

@@ -3,10 +3,11 @@
  * What runs per packet is prepared once (prepared-query.ts); the rest is built per call.
  */
 import { type Insertable, type Selectable, sql } from "kysely";
-import type { DB } from "../db/database.js";
+import { type DB, changeGeneration } from "../db/database.js";
 import { increment } from "../db/dialect.js";
 import type { PortalCredentialsTable, RadiusSessionsTable } from "../db/schema.js";
 import { PreparedQuery } from "../db/prepared-query.js";
+import { ReadCache } from "../db/read-cache.js";
 
 export type CredentialRow = Selectable<PortalCredentialsTable>;
 export type SessionRow = Selectable<RadiusSessionsTable>;
@@ -56,16 +57,15 @@ const q = {
   consumeCredential: new PreparedQuery(["id", "now"], (db, p) =>
     db.updateTable("portal_credentials").set({ used_at: p.now }).where("id", "=", p.id).where("used_at", "is", null).where("expires_at", ">", p.now),
   ),
-  returningGuestUsage: new PreparedQuery(["accountId", "clientMac", "since", "locationId", "day"], (db, p) =>
+  macGuestUsage: new PreparedQuery(["accountId", "clientMac", "locationId", "day"], (db, p) =>
     db
       .selectFrom("guest_macs")
       .leftJoin("daily_usage", (join) =>
         join.onRef("daily_usage.guest_id", "=", "guest_macs.guest_id").on("daily_usage.location_id", "=", p.locationId).on("daily_usage.day", "=", p.day),
       )
-      .select(["guest_macs.guest_id", "daily_usage.octets"])
+      .select(["guest_macs.guest_id", "guest_macs.last_login_at", "daily_usage.octets"])
       .where("guest_macs.account_id", "=", p.accountId)
-      .where("guest_macs.client_mac", "=", p.clientMac)
-      .where("guest_macs.last_login_at", ">=", p.since),
+      .where("guest_macs.client_mac", "=", p.clientMac),
   ),
   guestByMac: new PreparedQuery(["accountId", "clientMac"], (db, p) =>
     db.selectFrom("guest_macs").select("guest_id").where("account_id", "=", p.accountId).where("client_mac", "=", p.clientMac),
@@ -103,6 +103,19 @@ const q = {
   ),
 };
 
+interface MacGuestRow {
+  guest_id: number;
+  last_login_at: string;
+  octets: number | null;
+}
+
+/**
+ * MAC authentications repeat (every reconnect, every roam between access points): while nothing
+ * at all is written, the guest and the day's usage come from memory (see ReadCache). Any write,
+ * accounting included, empties it, so a cap is never judged on old usage.
+ */
+const macGuests = new ReadCache<string, MacGuestRow>(50_000);
+
 export const radiusRepository = {
   async insertCredential(db: DB, values: Insertable<PortalCredentialsTable>): Promise<void> {
     await db.insertInto("portal_credentials").values(values).execute();
@@ -130,8 +143,17 @@ export const radiusRepository = {
     db: DB,
     query: { accountId: number; clientMac: string; since: string; locationId: number; day: string },
   ): Promise<{ guestId: number; usedOctets: number } | undefined> {
-    const row = await q.returningGuestUsage.first<{ guest_id: number; octets: number | null }>(db, query);
-    return row ? { guestId: row.guest_id, usedOctets: Number(row.octets ?? 0) } : undefined;
+    const { accountId, clientMac, locationId, day } = query;
+    const key = `${accountId}|${clientMac}|${locationId}|${day}`;
+    let row = macGuests.get(db, key);
+    if (!row) {
+      const generation = changeGeneration(db);
+      row = await q.macGuestUsage.first<MacGuestRow>(db, { accountId, clientMac, locationId, day });
+      if (!row) return undefined;
+      macGuests.setAll(db, generation, [[key, row]]);
+    }
+    if (row.last_login_at < query.since) return undefined;
+    return { guestId: row.guest_id, usedOctets: Number(row.octets ?? 0) };
   },
 
   /** The guest behind a client MAC in this account, however long ago (accounting counts them all). */

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { loadConfig } from "../../src/config.js";
+import { OTHER_CONNECTION_POLL_MS, createDatabase } from "../../src/db/database.js";
 import { issueCredential } from "../../src/radius/portal-credentials.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { DIALECTS } from "../helpers/db.js";
@@ -187,6 +188,36 @@ for (const dialect of DIALECTS) {
       assert.equal(spent.attributes["Reply-Message"], "Your data allowance at this location for today is used up.");
       const unused = await t.db.selectFrom("portal_credentials").select("used_at").where("username", "=", next.username).executeTakeFirstOrThrow();
       assert.equal(unused.used_at, null);
+    });
+
+    it("judges a returning guest's cap on the latest usage: accounting just counted, or another connection's write", async () => {
+      const client = randomMac();
+      const guestId = await makeGuest(t, locationId, client);
+      const mac = dashed(client);
+      const macAuth = () =>
+        auth([`User-Name = "${mac}"`, `User-Password = "${mac}"`, `Called-Station-Id = "${dashed(ap.mac)}:Guest"`, `Calling-Station-Id = "${mac}"`, "Message-Authenticator = 0x00"]);
+      const first = await macAuth();
+      assert.equal(first.code, "Access-Accept", first.output);
+      assert.equal(first.attributes["ChilliSpot-Max-Total-Octets"], "500000000");
+      assert.equal((await macAuth()).attributes["ChilliSpot-Max-Total-Octets"], "500000000", "asked again, nothing changed");
+
+      // 100 MB counted by our own accounting port: the very next request sees it.
+      const session = [`Acct-Session-Id = "mac-cap-${guestId}"`, `Calling-Station-Id = "${mac}"`, `Called-Station-Id = "${dashed(ap.mac)}:Guest"`];
+      const counted = await radclient(t.radius.acctPort, "acct", ap.secret, ["Acct-Status-Type = Interim-Update", ...session, "Acct-Input-Octets = 100000000"]);
+      assert.equal(counted.code, "Accounting-Response", counted.output);
+      assert.equal((await macAuth()).attributes["ChilliSpot-Max-Total-Octets"], "400000000");
+
+      // The rest spent through another connection (another process, on SQLite): seen within its poll interval.
+      const other = createDatabase(t.url, t.schema ? { searchPath: t.schema, poolSize: 1 } : {});
+      try {
+        await other.updateTable("daily_usage").set({ octets: 500_000_000 }).where("guest_id", "=", guestId).execute();
+      } finally {
+        await other.destroy();
+      }
+      await new Promise((resolve) => setTimeout(resolve, OTHER_CONNECTION_POLL_MS + 10));
+      const spent = await macAuth();
+      assert.equal(spent.code, "Access-Reject");
+      assert.equal(spent.attributes["Reply-Message"], "Your data allowance at this location for today is used up.");
     });
 
     it("rejects unknown users", async () => {

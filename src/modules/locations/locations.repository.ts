@@ -8,15 +8,7 @@ export type LocationRow = Selectable<LocationsTable>;
 export type LocationOptionsRow = Selectable<LocationOptionsTable>;
 
 // get-location is the hottest read of the API; while nothing is written its rows come from memory.
-const rowCaches = new WeakMap<DB, ReadCache<LocationRow>>();
-function rowCache(db: DB): ReadCache<LocationRow> {
-  let c = rowCaches.get(db);
-  if (!c) {
-    c = new ReadCache<LocationRow>();
-    rowCaches.set(db, c);
-  }
-  return c;
-}
+const rowCache = new ReadCache<number, LocationRow>();
 
 const bySlug = new PreparedQuery(["slug"], (db, p) =>
   db.selectFrom("locations").selectAll().where("portal_slug", "=", p.slug).where("deleted", "=", 0),
@@ -35,12 +27,11 @@ export const locationRepository = {
   /** The caller's locations among `ids`, deleted ones included. Rows are shared: do not mutate them. */
   async findOwned(db: DB, accountId: number, ids: number[]): Promise<LocationRow[]> {
     if (ids.length === 0) return [];
-    const cache = rowCache(db);
-    let rows = cache.getAll(db, ids);
+    let rows = rowCache.getAll(db, ids);
     if (!rows) {
       const generation = changeGeneration(db);
       rows = await db.selectFrom("locations").selectAll().where("id", "in", ids).execute();
-      cache.setAll(generation, rows.map((r) => [r.id, r]));
+      rowCache.setAll(db, generation, rows.map((r) => [r.id, r]));
     }
     return rows.filter((r) => r.account_id === accountId);
   },
