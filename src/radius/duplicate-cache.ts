@@ -15,8 +15,12 @@ export class DuplicateCache {
     private readonly maxEntries: number,
   ) {}
 
+  /**
+   * Identifier, Length and Request Authenticator as 19 latin1 characters (fixed length and last, so
+   * unambiguous; a retransmission repeats its Length too).
+   */
   static key(address: string, port: number, packet: Buffer): string {
-    return `${address}|${port}|${packet[1]}|${packet.toString("hex", 4, 20)}`;
+    return `${address}|${port}|${packet.toString("latin1", 1, 20)}`;
   }
 
   /** "new": process it (now marked pending); "pending": drop it, the first copy is being processed; a Buffer: resend that. */

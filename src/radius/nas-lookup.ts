@@ -29,8 +29,20 @@ export class NasLookup {
 
   constructor(private readonly db: DB) {}
 
-  /** The first registered device among the candidate MACs (canonical form). */
-  async find(macs: string[], now = Date.now()): Promise<NasContext | undefined> {
+  /**
+   * The first registered device among the candidate MACs (canonical form). Synchronous when the
+   * answer is cached (nearly every packet): no promise to create and wait for.
+   */
+  find(macs: string[], now = Date.now()): NasContext | undefined | Promise<NasContext | undefined> {
+    for (const mac of macs) {
+      const hit = this.cache.get(mac);
+      if (!hit || hit.until <= now) return this.findAfterMiss(macs, now);
+      if (hit.context) return hit.context;
+    }
+    return undefined;
+  }
+
+  private async findAfterMiss(macs: string[], now: number): Promise<NasContext | undefined> {
     for (const mac of macs) {
       const context = await this.byMac(mac, now);
       if (context) return context;
@@ -53,11 +65,11 @@ export class NasLookup {
     return context;
   }
 
-  /** Called only after the packet proved it knows the device's secret. */
-  async markHeard(device: DeviceRow, now = Date.now()): Promise<void> {
+  /** Called only after the packet proved it knows the device's secret; a promise only when it writes. */
+  markHeard(device: DeviceRow, now = Date.now()): Promise<void> | undefined {
     const last = this.lastHeardWrite.get(device.id);
-    if (last !== undefined && now - last < HEARD_WRITE_INTERVAL_MS) return;
+    if (last !== undefined && now - last < HEARD_WRITE_INTERVAL_MS) return undefined;
     this.lastHeardWrite.set(device.id, now);
-    await deviceRepository.markHeard(this.db, device.id, nowDatetime());
+    return deviceRepository.markHeard(this.db, device.id, nowDatetime());
   }
 }

@@ -62,7 +62,9 @@ export async function startRadius({ db, config, log }: RadiusDeps): Promise<Radi
     auth.close();
     throw err;
   }
-  const inFlight = new Set<Promise<void>>();
+  /** Packets being processed, and who waits for the last one to finish (stop). */
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
   let closed = false;
 
   /** One request, answered (and its answer kept for retransmissions) or dropped; never throws. */
@@ -73,15 +75,21 @@ export async function startRadius({ db, config, log }: RadiusDeps): Promise<Radi
     } catch (err) {
       log.error({ err, kind }, "radius request failed; no answer, the NAS will retry");
     }
-    cache.finish(key, reply, Date.now());
-    if (reply && !closed) socket.send(reply, rinfo.port, rinfo.address);
+    try {
+      cache.finish(key, reply, Date.now());
+      if (reply && !closed) socket.send(reply, rinfo.port, rinfo.address);
+    } catch (err) {
+      log.error({ err, kind }, "radius reply not sent; the NAS will retry");
+    } finally {
+      if (--inFlight === 0) idle?.();
+    }
   };
 
   const listen = (kind: PortKind, socket: Socket) => {
     const cache = new DuplicateCache(DUPLICATE_WINDOW_MS, DUPLICATE_MAX_ENTRIES);
     socket.on("error", (err) => log.error({ err, kind }, "radius socket error"));
     socket.on("message", (msg, rinfo) => {
-      if (closed || msg.length < 20 || inFlight.size >= MAX_IN_FLIGHT) return;
+      if (closed || msg.length < 20 || inFlight >= MAX_IN_FLIGHT) return;
       const key = DuplicateCache.key(rinfo.address, rinfo.port, msg);
       const seen = cache.begin(key, Date.now());
       if (seen === "pending") return;
@@ -89,9 +97,8 @@ export async function startRadius({ db, config, log }: RadiusDeps): Promise<Radi
         socket.send(seen, rinfo.port, rinfo.address);
         return;
       }
-      const work = respond(kind, socket, cache, key, msg, rinfo);
-      inFlight.add(work);
-      void work.then(() => inFlight.delete(work));
+      inFlight++;
+      void respond(kind, socket, cache, key, msg, rinfo);
     });
     return cache;
   };
@@ -122,7 +129,7 @@ export async function startRadius({ db, config, log }: RadiusDeps): Promise<Radi
         closed = true;
         clearInterval(housekeeping);
         await Promise.all([auth, acct].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-        await Promise.allSettled([...inFlight]);
+        if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
       })();
       return stopping;
     },
