@@ -26,6 +26,7 @@ const HEARD_WRITE_INTERVAL_MS = 30_000;
 export class NasLookup {
   private readonly cache = new Map<string, { context: NasContext | undefined; until: number }>();
   private readonly lastHeardWrite = new Map<number, number>();
+  private readonly loading = new Map<string, Promise<NasContext | undefined>>();
 
   constructor(private readonly db: DB) {}
 
@@ -50,9 +51,19 @@ export class NasLookup {
     return undefined;
   }
 
-  private async byMac(mac: string, now: number): Promise<NasContext | undefined> {
+  /** One look-up per MAC at a time: when an entry expires, the packets in flight share its reload. */
+  private byMac(mac: string, now: number): NasContext | undefined | Promise<NasContext | undefined> {
     const hit = this.cache.get(mac);
     if (hit && hit.until > now) return hit.context;
+    let loading = this.loading.get(mac);
+    if (!loading) {
+      loading = this.load(mac, now).finally(() => this.loading.delete(mac));
+      this.loading.set(mac, loading);
+    }
+    return loading;
+  }
+
+  private async load(mac: string, now: number): Promise<NasContext | undefined> {
     const device = await deviceRepository.findByMac(this.db, mac);
     let context: NasContext | undefined;
     if (device) {
