@@ -81,7 +81,10 @@ function put(out: Record<string, unknown>, name: string, value: unknown): void {
   else out[name] = [prev, value];
 }
 
-/** The attributes in `data` (the package's decode_attributes); throws where it throws. */
+/**
+ * The attributes in `data` (the package's decode_attributes); throws where it throws. Values are
+ * read in place: only octet strings (and vendor blocks) become Buffer views of the packet.
+ */
 function decodeInto(data: Buffer, out: Record<string, unknown>, vendor: number): void {
   let off = 0;
   const end = data.length;
@@ -91,55 +94,62 @@ function decodeInto(data: Buffer, out: Record<string, unknown>, vendor: number):
     const length = data[off + 1];
     if (length < 2) throw new Error(`invalid attribute length: ${length}`);
     const next = off + length;
-    let value = data.subarray(off + 2, Math.min(next, end));
+    let start = off + 2;
+    const stop = next < end ? next : end;
     off = next;
     const info = lookup(vendor, type);
     if (!info) continue;
     let tag: number | undefined;
     if (info.hasTag) {
-      if (value.length === 0) throw new RangeError("tagged attribute without a value");
-      if (value[0] <= 0x1f) {
-        tag = value[0];
-        value = value.subarray(1);
+      if (stop === start) throw new RangeError("tagged attribute without a value");
+      if (data[start] <= 0x1f) {
+        tag = data[start];
+        start++;
       }
     }
-    let decoded: unknown = value;
+    const size = stop - start;
+    let decoded: unknown;
     switch (info.kind) {
       case Kind.Encrypted:
         decoded = null; // hidden with the secret: the package decodes without it
         break;
       case Kind.Text:
-        decoded = value.toString("utf8");
+        decoded = data.toString("utf8", start, stop);
         break;
-      case Kind.IpAddr:
-        decoded = Array.from(value).join(".");
+      case Kind.IpAddr: {
+        let ip = "";
+        for (let i = start; i < stop; i++) ip += i === start ? `${data[i]}` : `.${data[i]}`;
+        decoded = ip;
         break;
+      }
       case Kind.Date:
-        if (value.length < 4) throw new RangeError("date attribute shorter than 4 octets");
-        decoded = new Date(value.readUInt32BE(0) * 1000);
+        if (size < 4) throw new RangeError("date attribute shorter than 4 octets");
+        decoded = new Date(data.readUInt32BE(start) * 1000);
         break;
       case Kind.Integer: {
         let n: number;
         if (info.hasTag) {
           // The package right-aligns up to 3 octets after the tag into a 32-bit integer.
-          n = (value.length > 0 ? value[0] << 16 : 0) | (value.length > 1 ? value[1] << 8 : 0) | (value.length > 2 ? value[2] : 0);
+          n = (size > 0 ? data[start] << 16 : 0) | (size > 1 ? data[start + 1] << 8 : 0) | (size > 2 ? data[start + 2] : 0);
         } else {
-          if (value.length < 4) throw new RangeError("integer attribute shorter than 4 octets");
-          n = value.readUInt32BE(0);
+          if (size < 4) throw new RangeError("integer attribute shorter than 4 octets");
+          n = data.readUInt32BE(start);
         }
         decoded = info.enumNames[n] || n;
         break;
       }
+      default:
+        decoded = data.subarray(start, stop);
     }
     if (info.vendorSpecific) {
-      if (value[0] !== 0) throw new Error("Invalid vendor id");
+      if (size === 0 || data[start] !== 0) throw new Error("Invalid vendor id");
       let vendorAttrs = out["Vendor-Specific"] as Record<string, unknown> | undefined;
       if (!vendorAttrs) {
         vendorAttrs = {};
         out["Vendor-Specific"] = vendorAttrs;
       }
-      if (value.length < 4) throw new RangeError("vendor id cut short");
-      decodeInto(value.subarray(4), vendorAttrs, value.readUInt32BE(0));
+      if (size < 4) throw new RangeError("vendor id cut short");
+      decodeInto(data.subarray(start + 4, stop), vendorAttrs, data.readUInt32BE(start));
       continue;
     }
     put(out, info.name, tag === undefined ? decoded : [tag, decoded]);
