@@ -47,8 +47,30 @@ export class ReadCache<K extends string | number, V> {
     return out;
   }
 
-  /** Stores values read under `generation` (read it with changeGeneration before the query). */
-  setAll(db: DB, generation: string | undefined, entries: [K, V][]): void {
+  /**
+   * Runs `read` for a value that was not cached, and keeps what it found unless the database
+   * changed while it ran (the generation is taken before the query, here, so no caller can forget).
+   */
+  async load(db: DB, key: K, read: () => Promise<V | undefined>): Promise<V | undefined> {
+    const generation = changeGeneration(db);
+    const v = await read();
+    if (v !== undefined) this.keep(db, generation, [[key, v]]);
+    return v;
+  }
+
+  /** `load` for many rows at once, each kept under `keyOf(row)`. */
+  async loadAll(db: DB, read: () => Promise<V[]>, keyOf: (v: V) => K): Promise<V[]> {
+    const generation = changeGeneration(db);
+    const rows = await read();
+    this.keep(
+      db,
+      generation,
+      rows.map((v) => [keyOf(v), v]),
+    );
+    return rows;
+  }
+
+  private keep(db: DB, generation: string | undefined, entries: [K, V][]): void {
     const held = this.current(db);
     if (!held || generation !== held.generation) return;
     if (held.rows.size + entries.length > this.maxEntries) held.rows.clear();

@@ -18,19 +18,38 @@ export interface Md5State {
   length: number;
 }
 
+/** RFC 1321 section 3.3: the state before any input. */
+const INITIAL: Md5State = { words: [0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476], length: 0 };
+
+/** Writes a state word little-endian. */
+function putWord(out: Uint8Array, o: number, v: number): void {
+  out[o] = v & 0xff;
+  out[o + 1] = (v >>> 8) & 0xff;
+  out[o + 2] = (v >>> 16) & 0xff;
+  out[o + 3] = (v >>> 24) & 0xff;
+}
+
 export class Md5 {
-  private h0 = 0x67452301;
-  private h1 = 0xefcdab89 | 0;
-  private h2 = 0x98badcfe | 0;
-  private h3 = 0x10325476;
+  private h0 = 0;
+  private h1 = 0;
+  private h2 = 0;
+  private h3 = 0;
   private readonly block = new Uint8Array(64);
   private used = 0;
   private length = 0;
 
+  constructor() {
+    this.reset();
+  }
+
   /** Starts over: empty, or from a saved state (see `save`). */
-  reset(from?: Md5State): this {
-    [this.h0, this.h1, this.h2, this.h3] = from ? from.words : [0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476];
-    this.length = from ? from.length : 0;
+  reset(from: Md5State = INITIAL): this {
+    const w = from.words;
+    this.h0 = w[0];
+    this.h1 = w[1];
+    this.h2 = w[2];
+    this.h3 = w[3];
+    this.length = from.length;
     this.used = 0;
     return this;
   }
@@ -82,14 +101,10 @@ export class Md5 {
       b[60 + i] = (high >>> (8 * i)) & 0xff;
     }
     this.compress(b, 0);
-    const h = [this.h0, this.h1, this.h2, this.h3];
-    for (let i = 0; i < 4; i++) {
-      const v = h[i];
-      out[offset + 4 * i] = v & 0xff;
-      out[offset + 4 * i + 1] = (v >>> 8) & 0xff;
-      out[offset + 4 * i + 2] = (v >>> 16) & 0xff;
-      out[offset + 4 * i + 3] = (v >>> 24) & 0xff;
-    }
+    putWord(out, offset, this.h0);
+    putWord(out, offset + 4, this.h1);
+    putWord(out, offset + 8, this.h2);
+    putWord(out, offset + 12, this.h3);
   }
 
   digest(): Buffer {

@@ -35,17 +35,20 @@ export class NasLookup {
    * answer is cached (nearly every packet): no promise to create and wait for.
    */
   find(macs: string[], now = Date.now()): NasContext | undefined | Promise<NasContext | undefined> {
-    for (const mac of macs) {
-      const hit = this.cache.get(mac);
-      if (!hit || hit.until <= now) return this.findAfterMiss(macs, now);
-      if (hit.context) return hit.context;
+    for (let i = 0; i < macs.length; i++) {
+      const found = this.byMac(macs[i], now);
+      if (found instanceof Promise) return this.findAfterMiss(macs, i, found, now);
+      if (found) return found;
     }
     return undefined;
   }
 
-  private async findAfterMiss(macs: string[], now: number): Promise<NasContext | undefined> {
-    for (const mac of macs) {
-      const context = await this.byMac(mac, now);
+  /** The rest of `find` once candidate `i` had to be loaded. */
+  private async findAfterMiss(macs: string[], i: number, loading: Promise<NasContext | undefined>, now: number): Promise<NasContext | undefined> {
+    const found = await loading;
+    if (found) return found;
+    for (let j = i + 1; j < macs.length; j++) {
+      const context = await this.byMac(macs[j], now);
       if (context) return context;
     }
     return undefined;

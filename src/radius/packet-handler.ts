@@ -43,8 +43,8 @@ function numberAttr(attrs: Record<string, unknown>, name: string): number | unde
 
 export class PacketHandler {
   private readonly nas: NasLookup;
-  private readonly visits = new VisitMemo();
-  private readonly accessDeps: AccessDeps;
+  /** What access and accounting need (accounting uses db and visits). */
+  private readonly deps: AccessDeps;
   /** SQLite: group commit. PostgreSQL: one transaction per packet, in parallel over the pool. */
   private readonly applyAccounting: (job: AccountingJob) => Promise<unknown>;
 
@@ -54,8 +54,8 @@ export class PacketHandler {
     private readonly log: FastifyBaseLogger,
   ) {
     this.nas = new NasLookup(db);
-    this.accessDeps = { db, config, visits: this.visits };
-    const deps = { db, visits: this.visits };
+    const deps = { db, config, visits: new VisitMemo() };
+    this.deps = deps;
     if (dialectOf(db) === "sqlite") {
       const batcher = new AccountingBatcher(deps);
       this.applyAccounting = (job) => batcher.submit(job);
@@ -97,7 +97,7 @@ export class PacketHandler {
     if (kind === "auth") {
       // User-Password is decrypted only for a portal credential (MAC authentication sends a public one).
       const proof = userName !== undefined && isCredentialUsername(userName) ? this.proof(request, secret) : NO_PROOF;
-      const decision = await authorizeAccess(this.accessDeps, nas, { userName, proof, clientMac });
+      const decision = await authorizeAccess(this.deps, nas, { userName, proof, clientMac });
       if (this.log.level === "debug" || this.log.level === "trace") {
         const outcome = decision.accept ? { via: decision.via } : { reason: decision.reason };
         this.log.debug({ deviceId: device.id, userName, accept: decision.accept, ...outcome }, "radius access");

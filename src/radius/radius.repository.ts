@@ -3,7 +3,7 @@
  * What runs per packet is prepared once (prepared-query.ts); the rest is built per call.
  */
 import { type Insertable, type Selectable, sql } from "kysely";
-import { type DB, changeGeneration } from "../db/database.js";
+import type { DB } from "../db/database.js";
 import { increment } from "../db/dialect.js";
 import type { PortalCredentialsTable, RadiusSessionsTable } from "../db/schema.js";
 import { PreparedQuery } from "../db/prepared-query.js";
@@ -145,14 +145,9 @@ export const radiusRepository = {
   ): Promise<{ guestId: number; usedOctets: number } | undefined> {
     const { accountId, clientMac, locationId, day } = query;
     const key = `${accountId}|${clientMac}|${locationId}|${day}`;
-    let row = macGuests.get(db, key);
-    if (!row) {
-      const generation = changeGeneration(db);
-      row = await q.macGuestUsage.first<MacGuestRow>(db, { accountId, clientMac, locationId, day });
-      if (!row) return undefined;
-      macGuests.setAll(db, generation, [[key, row]]);
-    }
-    if (row.last_login_at < query.since) return undefined;
+    const row =
+      macGuests.get(db, key) ?? (await macGuests.load(db, key, () => q.macGuestUsage.first<MacGuestRow>(db, { accountId, clientMac, locationId, day })));
+    if (!row || row.last_login_at < query.since) return undefined;
     return { guestId: row.guest_id, usedOctets: Number(row.octets ?? 0) };
   },
 

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
-import { type DB, changeGeneration } from "../../db/database.js";
+import type { DB } from "../../db/database.js";
 import { ReadCache } from "../../db/read-cache.js";
 import { PreparedQuery } from "../../db/prepared-query.js";
 import type { LocationOptionsTable, LocationsTable } from "../../db/schema.js";
@@ -27,12 +27,13 @@ export const locationRepository = {
   /** The caller's locations among `ids`, deleted ones included. Rows are shared: do not mutate them. */
   async findOwned(db: DB, accountId: number, ids: number[]): Promise<LocationRow[]> {
     if (ids.length === 0) return [];
-    let rows = rowCache.getAll(db, ids);
-    if (!rows) {
-      const generation = changeGeneration(db);
-      rows = await db.selectFrom("locations").selectAll().where("id", "in", ids).execute();
-      rowCache.setAll(db, generation, rows.map((r) => [r.id, r]));
-    }
+    const rows =
+      rowCache.getAll(db, ids) ??
+      (await rowCache.loadAll(
+        db,
+        () => db.selectFrom("locations").selectAll().where("id", "in", ids).execute(),
+        (r) => r.id,
+      ));
     return rows.filter((r) => r.account_id === accountId);
   },
 
