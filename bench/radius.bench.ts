@@ -23,9 +23,8 @@ import { createDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrator.js";
 import { nowDatetime } from "../src/db/time.js";
 import { createAccount } from "../src/modules/accounts/accounts.service.js";
-import { deviceRepository } from "../src/modules/devices/devices.repository.js";
+import { createRepositories } from "../src/modules/context.js";
 import { recordLogin } from "../src/modules/guests/guest-activity.service.js";
-import { locationRepository } from "../src/modules/locations/locations.repository.js";
 import { startService } from "../src/server.js";
 import { freePort, freeradiusConfig, radclientRate, startProcess, stopProcess } from "./support/radius-peers.js";
 
@@ -46,19 +45,20 @@ const clientMac = (i: number) => `AA-BB-CC-${((i >> 16) & 255).toString(16).padS
 async function seed(dbFile: string): Promise<void> {
   const db = createDatabase(`sqlite:${dbFile}`);
   await migrateToLatest(db);
-  const { accountId } = await createAccount(db, "bench@example.com");
+  const repos = createRepositories();
+  const { accountId } = await createAccount({ db, repos }, "bench@example.com");
   const now = nowDatetime();
-  const locationId = await locationRepository.insert(db, {
+  const locationId = await repos.locations.insert(db, {
     account_id: accountId, name: "Bench Cafe", address1: "1 Main St", town: "Springfield", state: "IL", zipcode: "62701",
     country: "US", phone_number: "(217)555-0100", timezone: "America/Chicago", portal_slug: "bench-radius",
     date_created: now, last_modified: now, deleted: 0,
   });
-  await locationRepository.upsertOptions(db, {
+  await repos.locations.upsertOptions(db, {
     location_id: locationId, session_time_limit: REPLY.sessionTimeout, max_bandwidth_up: REPLY.upBytes,
     max_bandwidth_down: REPLY.downBytes, daily_bandwidth_cap: 1_000_000_000_000, content_filter: 0,
     dns_server_1: "", dns_server_2: "", whitelist: "", blacklist: "", updated_at: now,
   });
-  await deviceRepository.insert(db, {
+  await repos.devices.insert(db, {
     account_id: accountId, location_id: locationId, model_id: "bench-ap", name: "Bench AP", mac_address: AP_MAC,
     radius_secret: SECRET, last_upgraded: null, last_heard_at: null, create_date: now, update_date: now,
   });

@@ -2,15 +2,21 @@
  * Builds the Fastify app: external plugins, then the API and portal routes, then one error handler.
  * The caller owns the database: the app never opens or closes it.
  */
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import { type AppDeps, createAppDeps } from "./app-deps.js";
 import type { Config } from "./config.js";
 import type { DB } from "./db/database.js";
+import { isDatabaseUnavailable } from "./db/database-errors.js";
 import { AppError, httpErrors } from "./errors.js";
-import { ErrorResponse } from "./http/api-route.js";
-import { CallerResolver } from "./modules/accounts/accounts.service.js";
+import { createLogger } from "./logger.js";
+import { ErrorResponse, createApiRouter } from "./http/api-route.js";
+import { registerRateLimits } from "./http/rate-limit.js";
+import { findCaller } from "./modules/accounts/accounts.service.js";
 import { registerApiModules } from "./modules/index.js";
 import { sendPortalError, wantsPortalHtml } from "./portal/portal-errors.js";
 import { portalPlugin } from "./portal/portal.plugin.js";
@@ -19,14 +25,23 @@ declare module "fastify" {
   interface FastifyInstance {
     db: DB;
     config: Readonly<Config>;
-    callers: CallerResolver;
+    /** This app's repositories and the like (src/app-deps.ts). */
+    deps: AppDeps;
   }
 }
 
 export interface BuildAppOptions {
   config: Readonly<Config>;
   db: DB;
-  logger?: boolean | object;
+  /** Made for this app when not given; startService passes the one it shares with RADIUS. */
+  deps?: AppDeps;
+  /** The service's logger (see logger.ts); false for none; default: one at the configured level. */
+  logger?: FastifyBaseLogger | false;
+}
+
+/** The database is stopped, unreachable, silent or busy: try again shortly (the same words for every cause). */
+function databaseUnavailable(): AppError {
+  return new AppError(503, { server: ["The service is temporarily unavailable. Try again shortly."] }, { "retry-after": "5" });
 }
 
 function renderError(err: AppError) {
@@ -57,20 +72,50 @@ function fromFastifyError(err: FastifyError, bodyLimit: number): AppError | unde
   }
 }
 
+/**
+ * Requests that Node's HTTP parser refuses before Fastify sees them (headers or URL too large:
+ * 431; a request that never finished arriving: 408; anything unparsable: 400), answered in the
+ * API's error shape. The parser's error carries the raw request bytes (identifiers, cookies):
+ * only its code is logged.
+ */
+function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, sentence] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "The request headers or URL are too large."]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "The request took too long to arrive."]
+        : [400, "The request could not be understood."];
+  this.log.debug({ code: err.code, status }, "client error before routing");
+  const body = JSON.stringify({ status: "error", message: { request: [sentence] } });
+  if (socket.writable) {
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  } else {
+    socket.destroy();
+  }
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
+  const logger = opts.logger ?? createLogger({ level: config.logLevel });
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    ...(logger === false ? { logger: false } : { loggerInstance: logger }),
     bodyLimit: config.bodyLimit,
+    clientErrorHandler,
     trustProxy: config.trustProxy,
     // Parameters with the same name twice are arrays; the validators report them as wrong types.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  const deps = opts.deps ?? createAppDeps(db);
   app.decorate("db", db);
   app.decorate("config", config);
-  app.decorate("callers", new CallerResolver(db));
+  app.decorate("deps", deps);
 
   await app.register(formbody, { bodyLimit: config.bodyLimit });
+  await registerRateLimits(app);
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -82,7 +127,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           "`identifier` header or `Authorization: Bearer`). Successful calls answer 200 with `status: success`; " +
           "failures answer 400 with `status: error` and `message` naming each failing parameter.",
       },
-      servers: [{ url: config.publicUrl }],
+      // Relative: "Try it out" in /docs calls the host the page was opened on, whatever PUBLIC_URL says.
+      servers: [{ url: "/" }],
     },
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
@@ -96,13 +142,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     routesByPath.set(route.url, set);
   });
 
-  app.get("/healthz", { schema: { hide: true } }, async () => {
-    await db.selectFrom("accounts").select("id").limit(1).execute();
+  // Ready means the database answers; otherwise 503, which load balancers take as "not ready".
+  app.get("/healthz", { schema: { hide: true } }, async (request, reply) => {
+    try {
+      await db.selectFrom("accounts").select("id").limit(1).execute();
+    } catch (error) {
+      request.log.warn({ err: { message: (error as Error).message, code: (error as { code?: string }).code } }, "health check: database not ready");
+      reply.code(503).header("retry-after", "5");
+      return { status: "error", message: { database: ["The database is not ready."] } };
+    }
     return { status: "success", message: "ok" };
   });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  await registerApiModules(app);
+  const api = await createApiRouter(app, { deps, config, lookupCaller: (identifier) => findCaller(deps, identifier) });
+  registerApiModules(api);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0].replace(/\/+$/, "") || "/";
@@ -117,6 +171,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     let err = error instanceof AppError ? error : fromFastifyError(error, config.bodyLimit);
+    if (!err && isDatabaseUnavailable(error)) {
+      request.log.warn({ err: { message: error.message, code: error.code } }, "database unavailable; answered 503");
+      err = databaseUnavailable();
+    }
     if (!err) {
       request.log.error({ err: error }, "unexpected error");
       err = httpErrors.internal();
@@ -127,7 +185,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   // Registered after the handlers so that its encapsulated context inherits them.
-  await app.register(portalPlugin);
+  await app.register(portalPlugin, { ctx: deps });
 
   return app;
 }

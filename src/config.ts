@@ -1,7 +1,11 @@
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "./database-timeouts.js";
+
 /**
  * Environment -> typed, validated, frozen configuration. The only module that reads process.env.
  * A bad value stops the start with a message naming the variable.
  */
+
+import { isIP } from "node:net";
 
 export class ConfigError extends Error {}
 
@@ -35,6 +39,26 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/**
+ * Which peers may name the client in X-Forwarded-For: none (false), the listed proxy addresses or
+ * CIDRs (the client is then the address the nearest untrusted hop saw, which nobody behind it can
+ * forge), or every peer (true: the client's own entries count too, unless the proxy overwrites the
+ * header). Handed to Fastify as is.
+ */
+function trustProxy(env: Env): boolean | string {
+  const raw = (env.TRUST_PROXY ?? "").trim();
+  if (raw === "" || ["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
+  if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
+  const entries = raw.split(",").map((e) => e.trim());
+  const valid = (e: string) => {
+    const [ip, bits, extra] = e.split("/");
+    const v = isIP(ip);
+    return v !== 0 && extra === undefined && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
+  };
+  if (entries.every(valid)) return entries.join(",");
+  throw new ConfigError(`TRUST_PROXY must be true, false, or a comma-separated list of proxy addresses or CIDRs, got "${raw}"`);
+}
+
 function url(env: Env, name: string, fallback: string | undefined): string | undefined {
   const v = optional(env, name) ?? fallback;
   if (v === undefined) return undefined;
@@ -62,13 +86,19 @@ export interface Config {
   /** Public base URL of this service: portal links and campaign_filename are built from it. */
   publicUrl: string;
   databaseUrl: string;
+  /** Bounds on every wait for the database (a stopped or silent database gives 503s, not hung requests). */
+  databaseTimeouts: DatabaseTimeouts;
   logLevel: string;
   bodyLimit: number;
   apiRateLimitPerMinute: number;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a list of proxy addresses/CIDRs, or true (every peer). */
+  trustProxy: boolean | string;
   /** Key used to sign portal state (CSRF tokens, OAuth state). Random per process when not set. */
   portalSecret: string | undefined;
+  /** Portal login requests per client address (IPv4, or IPv6 /64) per minute; 0 = off. */
   portalLoginRateLimitPerMinute: number;
+  /** Texts per client address, and per location, per minute. */
+  portalSmsRateLimitPerMinute: number;
   /**
    * CoovaChilli `uamsecret` shared by every Coova gateway of this service. When set, the portal
    * requires and verifies `md` on gateway redirects and uses it to encode the logon password.
@@ -83,11 +113,17 @@ export interface Config {
     returningGuestDays: number;
     interimInterval: number;
     credentialTtlSeconds: number;
+    /** An open session with no accounting for this long is closed (the gateway will not report it any more). */
+    staleSessionHours: number;
+    /** Closed sessions are deleted this long after they ended. */
+    sessionRetentionDays: number;
   };
   oauth: Partial<Record<"facebook" | "twitter" | "instagram" | "linkedin", OAuthProviderConfig>>;
   twilio: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
   smsCodeTtlSeconds: number;
   smsMaxAttempts: number;
+  /** Texts a location may send per local day, counted in the database. */
+  smsDailyBudgetPerLocation: number;
 }
 
 const OAUTH_DEFAULTS: Record<keyof Config["oauth"], Omit<OAuthProviderConfig, "clientId" | "clientSecret">> = {
@@ -170,12 +206,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     port,
     publicUrl: url(env, "PUBLIC_URL", `http://localhost:${port}`)!,
     databaseUrl,
+    databaseTimeouts: {
+      acquireMs: int(env, "DB_ACQUIRE_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.acquireMs, 100, 600_000),
+      connectMs: int(env, "DB_CONNECT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.connectMs, 100, 600_000),
+      statementMs: int(env, "DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs, 100, 3_600_000),
+    },
     logLevel,
     bodyLimit: int(env, "BODY_LIMIT", 65536, 1024, 10 * 1024 * 1024),
     apiRateLimitPerMinute: int(env, "API_RATE_LIMIT_PER_MINUTE", 0, 0, 10_000_000),
-    trustProxy: bool(env, "TRUST_PROXY", false),
+    trustProxy: trustProxy(env),
     portalSecret,
-    portalLoginRateLimitPerMinute: int(env, "PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE", 20, 0, 1_000_000),
+    portalLoginRateLimitPerMinute: int(env, "PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE", 600, 0, 1_000_000),
+    portalSmsRateLimitPerMinute: int(env, "PORTAL_SMS_RATE_LIMIT_PER_MINUTE", 10, 1, 1_000_000),
     coovaUamSecret,
     radius: {
       enabled: bool(env, "RADIUS_ENABLED", true),
@@ -186,6 +228,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       returningGuestDays: int(env, "RADIUS_RETURNING_GUEST_DAYS", 30, 0, 3650),
       interimInterval: int(env, "RADIUS_INTERIM_INTERVAL", 300, 60, 86400),
       credentialTtlSeconds: int(env, "RADIUS_CREDENTIAL_TTL", 300, 10, 86400),
+      staleSessionHours: int(env, "RADIUS_STALE_SESSION_HOURS", 24, 1, 8760),
+      sessionRetentionDays: int(env, "RADIUS_SESSION_RETENTION_DAYS", 90, 1, 3650),
     },
     oauth,
     twilio:
@@ -199,6 +243,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
         : undefined,
     smsCodeTtlSeconds: int(env, "SMS_CODE_TTL", 600, 30, 86400),
     smsMaxAttempts: int(env, "SMS_MAX_ATTEMPTS", 5, 1, 100),
+    smsDailyBudgetPerLocation: int(env, "SMS_DAILY_BUDGET_PER_LOCATION", 300, 1, 1_000_000),
   };
   return Object.freeze(config);
 }

@@ -46,29 +46,6 @@ export const msg = {
   oneLoginMethod: (p: string) => `The ${p} must leave at least one login method enabled.`,
 };
 
-/** Collects every failing parameter of one request; thrown once at the end. */
-export class ErrorBag {
-  readonly messages: ErrorMessages = {};
-
-  add(param: string, sentence: string): void {
-    const list = this.messages[param] ?? [];
-    this.messages[param] = list;
-    if (!list.includes(sentence)) list.push(sentence);
-  }
-
-  has(param: string): boolean {
-    return param in this.messages;
-  }
-
-  get empty(): boolean {
-    return Object.keys(this.messages).length === 0;
-  }
-
-  throwIfAny(): void {
-    if (!this.empty) throw new AppError(400, this.messages);
-  }
-}
-
 export function validationError(param: string, sentence: string): AppError {
   return new AppError(400, { [param]: [sentence] });
 }

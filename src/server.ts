@@ -3,10 +3,12 @@
  * together (on SIGINT/SIGTERM through close-with-grace, or by calling stop()).
  */
 import type { FastifyInstance } from "fastify";
+import { createAppDeps } from "./app-deps.js";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { type DB, createDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrator.js";
+import { type LoggerOptions, createLogger } from "./logger.js";
 import { type RadiusListener, startRadius } from "./radius/radius-server.js";
 
 export interface RunningService {
@@ -21,13 +23,22 @@ export interface RunningService {
 export interface StartOptions {
   http?: boolean;
   radius?: boolean;
-  logger?: boolean | object;
+  /** Log level and destination (default: the configured level, on stdout). */
+  logger?: LoggerOptions;
 }
 
 export async function startService(config: Readonly<Config>, opts: StartOptions = {}): Promise<RunningService> {
-  const db = createDatabase(config.databaseUrl);
-  await migrateToLatest(db);
-  const app = await buildApp({ config, db, logger: opts.logger });
+  const log = createLogger({ level: config.logLevel, ...opts.logger });
+  const db = createDatabase(config.databaseUrl, { timeouts: config.databaseTimeouts, log });
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  // One set of repositories (prepared statements, read caches) for the HTTP app and RADIUS.
+  const deps = createAppDeps(db);
+  const app = await buildApp({ config, db, deps, logger: log });
   let httpPort = 0;
   let radius: RadiusListener | undefined;
   try {
@@ -39,7 +50,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
       await app.ready();
     }
     if (opts.radius ?? config.radius.enabled) {
-      radius = await startRadius({ db, config, log: app.log });
+      radius = await startRadius({ db, config, log: app.log, ctx: deps });
     }
   } catch (err) {
     await app.close();

@@ -10,8 +10,8 @@ import { seededRng } from "../../src/cli/demo-random.js";
 import type { DB } from "../../src/db/database.js";
 import { dialectOf } from "../../src/db/dialect.js";
 import type { LoginType } from "../../src/modules/guests/login-types.js";
+import { createRepositories } from "../../src/modules/context.js";
 import { parseUserAgent } from "../../src/modules/guests/user-agent.js";
-import { locationRepository } from "../../src/modules/locations/locations.repository.js";
 
 export interface AnalyticsData {
   locationIds: number[];
@@ -97,7 +97,7 @@ export async function buildAnalyticsData(
     const timezone = ZONES[i % ZONES.length];
     zones.push(timezone);
     locationIds.push(
-      await locationRepository.insert(db, {
+      await createRepositories().locations.insert(db, {
         account_id: accountId, name: `Bench Venue ${i + 1}`, address1: `${i + 1} Main Street`, town: "Springfield", state: "IL",
         zipcode: "62701", country: "US", phone_number: "(217)555-0100", timezone, portal_slug: `bench-${accountId}-${i}`,
         date_created: now, last_modified: now, deleted: 0,

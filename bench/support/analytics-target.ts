@@ -9,6 +9,7 @@ import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+import { createRepositories } from "../../src/modules/context.js";
 import { buildAnalyticsData } from "./analytics-data.js";
 import { dropTargetDatabase, openTargetDatabase, portOf, ready, serveBare, stopOnSigterm } from "./target-process.js";
 
@@ -24,7 +25,7 @@ async function serveApp(databaseUrl: string) {
   process.once("SIGTERM", stopEarly);
   try {
     await migrateToLatest(db);
-    const { accountId, identifier } = await createAccount(db, `bench-${Date.now()}@example.com`);
+    const { accountId, identifier } = await createAccount({ db, repos: createRepositories() }, `bench-${Date.now()}@example.com`);
     const started = Date.now();
     const data = await buildAnalyticsData(db, accountId, {
       logins: Number(logins ?? 1_000_000),

@@ -1,7 +1,7 @@
 /**
  * A benchmark target in its own process (so the load generator does not share its event loop):
  * `tsx bench/support/api-target.ts app <databaseUrl> [pgSchema]` seeds an account and 10 locations and
- * serves the real app; `... bare <json>` serves one bare Fastify route returning that JSON from memory.
+ * serves the real app; `... bare <json>` serves one bare Fastify route sending that JSON text from memory.
  * Prints one line of JSON ({ port, identifier, ids }) when ready; stops on SIGTERM.
  */
 import { buildApp } from "../../src/app.js";
@@ -18,7 +18,7 @@ async function serveApp(databaseUrl: string) {
   await migrateToLatest(db);
   const config = loadConfig({ LOG_LEVEL: "silent", DATABASE_URL: databaseUrl, RADIUS_ENABLED: "false" });
   const app = await buildApp({ config, db, logger: false });
-  const { identifier } = await createAccount(db, `bench-${Date.now()}@example.com`);
+  const { identifier } = await createAccount(app.deps, `bench-${Date.now()}@example.com`);
   await app.ready();
   const ids: number[] = [];
   for (let i = 0; i < 10; i++) {
@@ -34,5 +34,6 @@ async function serveApp(databaseUrl: string) {
   stopOnSigterm(app, db, schema);
 }
 
-if (mode === "bare") await serveBare({ "/api/get-location": { body: JSON.parse(arg) } });
+// The very text the app answered (the bench fetched it), sent as it is.
+if (mode === "bare") await serveBare({ "/api/get-location": { body: arg } });
 else await serveApp(arg);

@@ -49,7 +49,7 @@ async function serveApp(databaseUrl: string) {
   });
   const app = await buildApp({ config, db, logger: false });
   await app.ready();
-  const { identifier } = await createAccount(db, `bench-portal-${Date.now()}@example.com`);
+  const { identifier } = await createAccount(app.deps, `bench-portal-${Date.now()}@example.com`);
   const api = async (url: string, payload: Record<string, unknown>) => {
     const res = await app.inject({ method: "POST", url: `/api/${url}`, payload: { identifier, ...payload } });
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.body}`);

@@ -5,9 +5,10 @@
  */
 import type { LoginMethod } from "../modules/campaigns/campaign-payload.js";
 import type { GuestProfileInput } from "../modules/guests/guest-activity.service.js";
+import { zonedInstant } from "../modules/guests/local-day.js";
 import { type LoginType, loginTypeOfMethod } from "../modules/guests/login-types.js";
 import { AGE_RANGES, CLIENT_OUIS, type DemoSite, EMAIL_DOMAINS, NAMES, USER_AGENTS } from "./demo-catalogue.js";
-import { type Rng, around, hexPairs, intBetween, pick, weightedIndex, weightedPick, zonedInstant } from "./demo-random.js";
+import { type Rng, around, hexPairs, intBetween, pick, weightedIndex, weightedPick } from "./demo-random.js";
 
 export interface GuestSeed {
   loginType: LoginType;

@@ -1,4 +1,4 @@
-/** Seeded randomness and local wall-clock time for the demo generator: same seed, same data. */
+/** Seeded randomness for the demo generator: same seed, same data. */
 
 export type Rng = () => number;
 
@@ -48,36 +48,4 @@ export function around(rng: Rng, mean: number): number {
 
 export function hexPairs(rng: Rng, n: number): string[] {
   return Array.from({ length: n }, () => intBetween(rng, 0, 255).toString(16).toUpperCase().padStart(2, "0"));
-}
-
-const partsFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Offset of `timeZone` from UTC at instant `t`, in milliseconds. */
-function zoneOffset(t: number, timeZone: string): number {
-  let f = partsFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    partsFormatters.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return asUtc - Math.floor(t / 1000) * 1000;
-}
-
-/** The instant at which the wall clock in `timeZone` shows `day` (YYYY-MM-DD) and `secondOfDay`. */
-export function zonedInstant(day: string, secondOfDay: number, timeZone: string): Date {
-  const wall = Date.parse(`${day}T00:00:00Z`) + secondOfDay * 1000;
-  const first = wall - zoneOffset(wall, timeZone);
-  // Near a DST change the offset at the first guess may differ from the offset at the answer.
-  const second = wall - zoneOffset(first, timeZone);
-  return new Date(second);
 }

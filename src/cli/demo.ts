@@ -4,16 +4,20 @@
  * `days` days of guests, logins and RADIUS reconnects recorded through the same service the portal
  * and RADIUS use (so the daily aggregates are right). The activity is deterministic for a seed and
  * an end instant; secrets, portal slugs and page filenames are random as everywhere else.
+ *
+ * All of it is one transaction: a run that is killed or interrupted leaves nothing behind, and a
+ * second run for an account that has the demo venues writes nothing (writeDemo).
  */
 import { randomBytes } from "node:crypto";
 import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
+import { inTransaction } from "../db/transaction.js";
+import { createAccount } from "../modules/accounts/accounts.service.js";
 import { noLogins, parsePayload } from "../modules/campaigns/campaign-payload.js";
-import { campaignRepository } from "../modules/campaigns/campaigns.repository.js";
-import { deviceRepository } from "../modules/devices/devices.repository.js";
+import type { Ctx, Repositories } from "../modules/context.js";
+import { newRadiusSecret } from "../modules/devices/devices.service.js";
 import { recordLogin, recordVisit } from "../modules/guests/guest-activity.service.js";
 import { addDays, daysBetween, localDay } from "../modules/guests/local-day.js";
-import { locationRepository } from "../modules/locations/locations.repository.js";
 import { defaultOptions } from "../modules/locations/locations.service.js";
 import { type DemoEvent, type GuestSeed, planActivity } from "./demo-activity.js";
 import { AP_OUIS, DEMO_SITES, type DemoSite } from "./demo-catalogue.js";
@@ -27,6 +31,8 @@ export interface DemoOptions {
   /** End of the period (default now). The same seed and end give the same activity. */
   until?: Date;
   onProgress?: (msg: string) => void;
+  /** Aborting it stops the run between two writes; its transaction is then rolled back. */
+  signal?: AbortSignal;
 }
 
 export interface DemoSummary {
@@ -47,12 +53,9 @@ interface SiteRecords {
   deviceIds: number[];
 }
 
-/** Events per transaction: large enough to be fast, small enough to keep each commit short. */
-const BATCH = 500;
-
 const MODEL_VENDOR: Record<string, keyof typeof AP_OUIS> = { meraki: "meraki", ubiquiti: "ubiquiti", tplink: "tplink", glinet: "glinet" };
 
-async function uniqueDeviceMac(db: DB, rng: Rng, model: string): Promise<string> {
+async function uniqueDeviceMac(db: DB, { devices: deviceRepository }: Repositories, rng: Rng, model: string): Promise<string> {
   const ouis = AP_OUIS[MODEL_VENDOR[model.split("-")[0]]];
   for (;;) {
     const mac = [pick(rng, ouis), ...hexPairs(rng, 3)].join(":");
@@ -61,7 +64,17 @@ async function uniqueDeviceMac(db: DB, rng: Rng, model: string): Promise<string>
   }
 }
 
-async function createSite(db: DB, accountId: number, site: DemoSite, templateIds: Map<string, number>, rng: Rng, until: Date, since: string): Promise<SiteRecords> {
+async function createSite(
+  db: DB,
+  repos: Repositories,
+  accountId: number,
+  site: DemoSite,
+  templateIds: Map<string, number>,
+  rng: Rng,
+  until: Date,
+  since: string,
+): Promise<SiteRecords> {
+  const { campaigns: campaignRepository, locations: locationRepository, devices: deviceRepository } = repos;
   const template = await campaignRepository.findById(db, templateIds.get(site.campaign.template)!);
   const c = site.campaign;
   const payload = {
@@ -112,8 +125,8 @@ async function createSite(db: DB, accountId: number, site: DemoSite, templateIds
       location_id: locationId,
       model_id: d.model,
       name: d.name,
-      mac_address: await uniqueDeviceMac(db, rng, d.model),
-      radius_secret: randomBytes(18).toString("base64url"),
+      mac_address: await uniqueDeviceMac(db, repos, rng, d.model),
+      radius_secret: newRadiusSecret(),
       firmware_version: "1.0.0",
       last_heard_at: heard,
       create_date: since,
@@ -124,59 +137,63 @@ async function createSite(db: DB, accountId: number, site: DemoSite, templateIds
   return { site, locationId, campaignId, deviceIds };
 }
 
-async function recordBatch(
+async function recordEvent(
   trx: DB,
   accountId: number,
   { site, locationId, campaignId, deviceIds }: SiteRecords,
-  batch: DemoEvent[],
+  e: DemoEvent,
   guestIds: Map<GuestSeed, number>,
   totals: { logins: number; visits: number },
 ): Promise<void> {
-  for (const e of batch) {
-    if (e.kind === "login") {
-      const { guestId } = await recordLogin(trx, {
-        accountId,
-        locationId,
-        timezone: site.timezone,
-        campaignId,
-        deviceId: e.device >= 0 ? deviceIds[e.device] : null,
-        loginType: e.guest.loginType,
-        identity: e.guest.identity,
-        profile: e.guest.profile,
-        clientMac: e.guest.clientMac,
-        userAgent: e.guest.userAgent,
-        at: e.at,
-      });
-      guestIds.set(e.guest, guestId);
-      totals.logins++;
-    } else {
-      // A reconnect is always planned for a guest who logged in on an earlier day.
-      const guestId = guestIds.get(e.guest);
-      if (guestId === undefined) continue;
-      await recordVisit(trx, { locationId, timezone: site.timezone, guestId, at: e.at });
-      totals.visits++;
-    }
+  if (e.kind === "login") {
+    const { guestId } = await recordLogin(trx, {
+      accountId,
+      locationId,
+      timezone: site.timezone,
+      campaignId,
+      deviceId: e.device >= 0 ? deviceIds[e.device] : null,
+      loginType: e.guest.loginType,
+      identity: e.guest.identity,
+      profile: e.guest.profile,
+      clientMac: e.guest.clientMac,
+      userAgent: e.guest.userAgent,
+      at: e.at,
+    });
+    guestIds.set(e.guest, guestId);
+    totals.logins++;
+    return;
   }
+  // A reconnect is always planned for a guest who logged in on an earlier day.
+  const guestId = guestIds.get(e.guest);
+  if (guestId === undefined) return;
+  await recordVisit(trx, { locationId, timezone: site.timezone, guestId, at: e.at });
+  totals.visits++;
 }
 
-export async function generateDemo(db: DB, opts: DemoOptions): Promise<DemoSummary> {
+/** The demo for one account, in `ctx.db`'s transaction when it is one, else in a transaction of its own. */
+export async function generateDemo(ctx: Ctx, opts: DemoOptions): Promise<DemoSummary> {
+  return inTransaction(ctx.db, (trx) => generateInTransaction(trx, ctx.repos, opts));
+}
+
+async function generateInTransaction(trx: DB, repos: Repositories, opts: DemoOptions): Promise<DemoSummary> {
   const days = opts.days ?? 90;
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new RangeError("days must be a whole number from 1 to 3650");
   const seed = opts.seed ?? 42;
   const until = opts.until ?? new Date();
   const progress = opts.onProgress ?? (() => {});
+  const stopIfAsked = () => opts.signal?.throwIfAborted();
   // Two streams: device MACs may need redrawing (a second run), which must not shift the activity.
   const activityRng = seededRng(seed);
   const macRng = seededRng(seed ^ 0x5bd1e995);
   const since = toDbDatetime(new Date(until.getTime() - (days + 1) * 86_400_000));
 
-  const templates = (await campaignRepository.listUsable(db, opts.accountId)).filter((c) => c.account_id === null);
+  const templates = (await repos.campaigns.listUsable(trx, opts.accountId)).filter((c) => c.account_id === null);
   const templateIds = new Map(templates.map((t) => [t.name, t.id]));
-  const sites = await db.transaction().execute(async (trx) => {
-    const out: SiteRecords[] = [];
-    for (const site of DEMO_SITES) out.push(await createSite(trx, opts.accountId, site, templateIds, macRng, until, since));
-    return out;
-  });
+  const sites: SiteRecords[] = [];
+  for (const site of DEMO_SITES) {
+    stopIfAsked();
+    sites.push(await createSite(trx, repos, opts.accountId, site, templateIds, macRng, until, since));
+  }
   const devices = DEMO_SITES.reduce((n, s) => n + s.devices.length, 0);
   progress(`created ${sites.length} locations, ${sites.length} campaigns and ${devices} devices`);
 
@@ -187,27 +204,48 @@ export async function generateDemo(db: DB, opts: DemoOptions): Promise<DemoSumma
   const events = planActivity(activityRng, DEMO_SITES, localDays, until);
   progress(`recording ${events.length} logins and visits over ${days} days`);
 
-  // Each guest belongs to one venue, so venues are recorded side by side (on PostgreSQL, on
-  // connections of their own) without ever touching the same rows; each in time order.
   const guestIds = new Map<GuestSeed, number>();
-  const totals = { logins: 0, visits: 0, done: 0, reported: 0 };
-  const report = () => {
-    if (totals.done === events.length || totals.done - totals.reported >= events.length / 10) {
-      totals.reported = totals.done;
-      progress(`${Math.round((100 * totals.done) / events.length)}%: ${totals.logins} logins, ${totals.visits} visits`);
+  const totals = { logins: 0, visits: 0 };
+  let reported = 0;
+  for (let i = 0; i < events.length; i++) {
+    // SQLite answers synchronously: without a turn of the event loop now and then, a signal would
+    // only be seen once everything is written.
+    if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+    stopIfAsked();
+    await recordEvent(trx, opts.accountId, sites[events[i].site], events[i], guestIds, totals);
+    const done = i + 1;
+    if (done === events.length || done - reported >= events.length / 10) {
+      reported = done;
+      progress(`${Math.round((100 * done) / events.length)}%: ${totals.logins} logins, ${totals.visits} visits`);
     }
-  };
-  await Promise.all(
-    sites.map(async (records, s) => {
-      const own = events.filter((e) => e.site === s);
-      for (let start = 0; start < own.length; start += BATCH) {
-        const batch = own.slice(start, start + BATCH);
-        await db.transaction().execute((trx) => recordBatch(trx, opts.accountId, records, batch, guestIds, totals));
-        totals.done += batch.length;
-        report();
-      }
-    }),
-  );
+  }
   const { logins, visits } = totals;
   return { locations: sites.length, campaigns: sites.length, devices, guests: new Set(guestIds.values()).size, logins, visits };
+}
+
+export type DemoOutcome =
+  | { written: true; accountId: number; /** Only for an account this run created. */ identifier: string | null; summary: DemoSummary }
+  | { written: false; accountId: number; venues: number };
+
+/**
+ * The demo for the account with `email` (created when missing), all in one transaction. An account
+ * that already has a live location named like a demo venue has the demo: nothing is written, so a
+ * re-run never duplicates venues or adds activity. The account's row is held meanwhile, so two
+ * runs at once take turns and the second finds the first one's venues.
+ */
+export async function writeDemo(ctx: Ctx, opts: Omit<DemoOptions, "accountId"> & { email: string }): Promise<DemoOutcome> {
+  const names = new Set(DEMO_SITES.map((s) => s.name));
+  const { accounts, locations } = ctx.repos;
+  return ctx.db.transaction().execute(async (trx) => {
+    opts.signal?.throwIfAborted();
+    const inTrx = { ...ctx, db: trx };
+    const existing = await accounts.findAccountByEmail(trx, opts.email);
+    const created = existing ? undefined : await createAccount(inTrx, opts.email);
+    const accountId = existing?.id ?? created!.accountId;
+    await accounts.holdForWrite(trx, accountId);
+    const venues = (await locations.listLive(trx, accountId)).filter((l) => names.has(l.name)).length;
+    if (venues > 0) return { written: false, accountId, venues };
+    const summary = await generateDemo(inTrx, { ...opts, accountId });
+    return { written: true, accountId, identifier: created?.identifier ?? null, summary };
+  });
 }

@@ -1,51 +1,50 @@
 /**
- * guestwifi serve | migrate | account create --email E [--json] | demo [--email E] [--days N] [--seed N]
+ * guestwifi serve | migrate | account create | demo | help. Each command's options are declared
+ * in COMMANDS and checked before it runs (command-line.ts); `--help` works everywhere.
+ * Exit codes: 0 done, 1 failed (configuration, database), 2 command line refused, 128+n on signal n.
  * Configuration comes from the environment (see README); the database from DATABASE_URL.
  */
 import closeWithGrace from "close-with-grace";
 import { ConfigError, loadConfig } from "../config.js";
-import { createDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrator.js";
-import { accountRepository } from "../modules/accounts/accounts.repository.js";
-import { AccountExistsError, createAccount } from "../modules/accounts/accounts.service.js";
+import { createAccount } from "../modules/accounts/accounts.service.js";
 import { startService } from "../server.js";
-import { parseArgs } from "./args.js";
-import { generateDemo } from "./demo.js";
+import {
+  type Command,
+  type CommandSpec,
+  type Flags,
+  UsageError,
+  asksForHelp,
+  columns,
+  commandHelp,
+  parseOptions,
+  usageLine,
+} from "./command-line.js";
+import { demoCommand } from "./demo-command.js";
+import { EMAIL_RE, withDb } from "./with-db.js";
 
-const USAGE = `Usage: guestwifi <command>
+const serveSpec: CommandSpec = {
+  name: "serve",
+  summary: "run the HTTP API + portal and the RADIUS server",
+  description: "Runs the service until SIGINT or SIGTERM, then stops cleanly. On an empty database it creates the account\nadmin@localhost and prints its API identifier once.",
+  options: {
+    "no-radius": { help: "run HTTP only" },
+    "radius-only": { help: "run RADIUS only" },
+  },
+};
 
-Commands:
-  serve [--no-radius] [--radius-only]   run the HTTP API + portal and the RADIUS server
-  migrate                               bring the database schema up to date
-  account create --email E [--json]     create an account and print its API identifier
-  demo [--email E] [--days N] [--seed N]  fill the database with realistic sample data
-
-Configuration: environment variables (see README), DATABASE_URL for the database.`;
-
-class UsageError extends Error {}
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
-
-/** Opens the configured database, brings its schema up to date (unless told not to), runs fn, closes it. */
-async function withDb<T>(fn: (db: ReturnType<typeof createDatabase>) => Promise<T>, migrate = true): Promise<T> {
-  const config = loadConfig();
-  const db = createDatabase(config.databaseUrl);
-  try {
-    if (migrate) await migrateToLatest(db);
-    return await fn(db);
-  } finally {
-    await db.destroy();
+async function serve(flags: Flags): Promise<void> {
+  if (flags["radius-only"] && flags["no-radius"]) {
+    throw new UsageError("--radius-only and --no-radius cannot be used together", commandHelp(serveSpec), "serve");
   }
-}
-
-async function serve(flags: Record<string, string | true>): Promise<void> {
   const config = loadConfig();
   const service = await startService(config, {
     http: flags["radius-only"] !== true,
     radius: flags["no-radius"] === true ? false : undefined,
   });
-  if ((await accountRepository.countAccounts(service.db)) === 0) {
-    const { identifier } = await createAccount(service.db, "admin@localhost");
+  const deps = service.app.deps;
+  if ((await deps.repos.accounts.countAccounts(deps.db)) === 0) {
+    const { identifier } = await createAccount(deps, "admin@localhost");
     process.stdout.write(
       `\nFirst start on an empty database: created account admin@localhost.\n` +
         `Its API identifier (shown once, store it now):\n\n  ${identifier}\n\n`,
@@ -60,58 +59,113 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   });
 }
 
-async function main(argv: string[]): Promise<void> {
-  const { positionals, flags } = parseArgs(argv);
-  const [command, sub] = positionals;
-  switch (command) {
-    case "serve":
-      return serve(flags);
-    case "migrate": {
-      const applied = await withDb((db) => migrateToLatest(db), false);
+const accountCreateSpec: CommandSpec = {
+  name: "account create",
+  summary: "create an account and print its API identifier",
+  description: "Creates an account and prints its API identifier, once: store it.",
+  options: {
+    email: { value: "E", required: true, help: "the account's e-mail address (unique)" },
+    json: { help: 'print {"account_id":..,"identifier":".."} instead of a sentence' },
+  },
+};
+
+const COMMANDS: Command[] = [
+  { spec: serveSpec, run: serve },
+  {
+    spec: {
+      name: "migrate",
+      summary: "bring the database schema up to date",
+      description: "Applies the migrations the database has not had yet (serve does the same on start).",
+      options: {},
+    },
+    async run() {
+      const applied = await withDb(({ db }) => migrateToLatest(db), false);
       process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "database is up to date\n");
-      return;
-    }
-    case "account": {
-      if (sub !== "create") throw new UsageError("account: the only subcommand is `create`");
-      const email = flags.email;
-      if (typeof email !== "string" || !EMAIL_RE.test(email)) throw new UsageError("account create needs --email with an e-mail address");
-      const { accountId, identifier } = await withDb((db) => createAccount(db, email));
+    },
+  },
+  {
+    spec: accountCreateSpec,
+    async run(flags) {
+      const email = String(flags.email);
+      if (!EMAIL_RE.test(email)) throw new UsageError("--email must be an e-mail address", commandHelp(accountCreateSpec), "account create");
+      const { accountId, identifier } = await withDb((ctx) => createAccount(ctx, email));
       process.stdout.write(
         flags.json ? `${JSON.stringify({ account_id: accountId, identifier })}\n` : `account ${accountId} created; identifier: ${identifier}\n`,
       );
-      return;
-    }
-    case "demo": {
-      const email = typeof flags.email === "string" ? flags.email : "demo@example.com";
-      const days = flags.days === undefined ? 90 : Number(flags.days);
-      const seed = flags.seed === undefined ? 42 : Number(flags.seed);
-      if (!Number.isInteger(days) || days < 1 || days > 365) throw new UsageError("--days must be a whole number from 1 to 365");
-      if (!Number.isInteger(seed)) throw new UsageError("--seed must be a whole number");
-      await withDb(async (db) => {
-        const existing = await accountRepository.findAccountByEmail(db, email);
-        let accountId = existing?.id;
-        if (!accountId) {
-          const created = await createAccount(db, email);
-          accountId = created.accountId;
-          process.stdout.write(`created account ${email}; identifier: ${created.identifier}\n`);
-        }
-        const summary = await generateDemo(db, { accountId, days, seed, onProgress: (m) => process.stdout.write(`${m}\n`) });
-        process.stdout.write(`demo data: ${JSON.stringify(summary)}\n`);
-      });
-      return;
-    }
-    case undefined:
-    case "help":
-      process.stdout.write(`${USAGE}\n`);
-      return;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+    },
+  },
+  demoCommand,
+];
+
+const commandRows = (commands: Command[]) => commands.map((c): [string, string] => [usageLine(c.spec), c.spec.summary]);
+
+const USAGE = [
+  "Usage: guestwifi <command> [options]",
+  "",
+  "Commands:",
+  ...columns([...commandRows(COMMANDS), ["help [command]", "show a command's help (also: guestwifi <command> --help)"]]),
+  "",
+  "Configuration: environment variables (see README), DATABASE_URL for the database.",
+].join("\n");
+
+/** Help of a command, or of a group of them ("account"). */
+function helpOf(words: string[]): string | undefined {
+  const name = words.join(" ");
+  const exact = COMMANDS.find((c) => c.spec.name === name);
+  if (exact) return commandHelp(exact.spec);
+  const group = COMMANDS.filter((c) => c.spec.name.startsWith(`${name} `));
+  if (!name || group.length === 0) return undefined;
+  return [`Usage: guestwifi ${name} <subcommand> [options]`, "", "Subcommands:", ...columns(commandRows(group))].join("\n");
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv.length === 0 || argv[0] === "-h" || argv[0] === "--help") {
+    process.stdout.write(`${USAGE}\n`);
+    return;
   }
+  if (argv[0] === "help") {
+    const words = argv.slice(1);
+    const help = words.length === 0 ? USAGE : helpOf(words);
+    if (!help) throw new UsageError(`unknown command "${words.join(" ")}"`, USAGE);
+    process.stdout.write(`${help}\n`);
+    return;
+  }
+  // A command is one word, or two for a group ("account create").
+  const two = argv.length > 1 && !argv[1].startsWith("-") ? `${argv[0]} ${argv[1]}` : undefined;
+  const command = COMMANDS.find((c) => c.spec.name === two) ?? COMMANDS.find((c) => c.spec.name === argv[0]);
+  if (!command) {
+    const group = helpOf([argv[0]]);
+    if (!group) throw new UsageError(`unknown command "${argv[0]}"`, USAGE);
+    if (asksForHelp(argv.slice(1))) {
+      process.stdout.write(`${group}\n`);
+      return;
+    }
+    const subcommands = COMMANDS.filter((c) => c.spec.name.startsWith(`${argv[0]} `)).map((c) => c.spec.name.split(" ")[1]);
+    throw new UsageError(
+      two ? `unknown subcommand "${two}"` : `${argv[0]} needs a subcommand: ${subcommands.join(", ")}`,
+      group,
+    );
+  }
+  const args = argv.slice(command.spec.name.split(" ").length);
+  if (asksForHelp(args)) {
+    process.stdout.write(`${commandHelp(command.spec)}\n`);
+    return;
+  }
+  await command.run(parseOptions(command.spec, args));
+}
+
+/** One line, whatever the error: an operator reads a sentence, not a stack. */
+function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message || String((err as { code?: unknown }).code ?? err.name) : String(err);
+  return text.replace(/\s*\n\s*/g, " ");
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) process.stderr.write(`guestwifi: ${err.message}\n\n${USAGE}\n`);
-  else if (err instanceof ConfigError || err instanceof AccountExistsError) process.stderr.write(`guestwifi: ${err.message}\n`);
-  else process.stderr.write(`guestwifi: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (err instanceof UsageError) {
+    process.stderr.write(`guestwifi${err.scope ? ` ${err.scope}` : ""}: ${err.message}\n\n${err.help}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stderr.write(`guestwifi: ${err instanceof ConfigError ? err.message : oneLine(err)}\n`);
   process.exitCode = 1;
 });

@@ -26,3 +26,4 @@ export const BIG = "bigint" as const;
 export function increment(column: string, by: number | bigint = 1) {
   return sql<number>`${sql.ref(column)} + ${by}`;
 }
+

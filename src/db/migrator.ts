@@ -2,10 +2,12 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import { dialectOf } from "./dialect.js";
 import * as initial from "./migrations/2026-11-23T0000-initial.js";
+import * as smsCodesByLocation from "./migrations/2026-12-01T0000-sms-codes-by-location.js";
 
 /** Static list rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
   "2026-11-23T0000-initial": initial,
+  "2026-12-01T0000-sms-codes-by-location": smsCodesByLocation,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -24,7 +24,8 @@ export class ReadCache<K extends string | number, V> {
       held = { generation: gen, rows: new Map() };
       this.perDb.set(db, held);
     } else if (held.generation !== gen) {
-      held.rows.clear();
+      // A new map rather than clear(): on SQLite every write changes the generation.
+      held.rows = new Map();
       held.generation = gen;
     }
     return held;
@@ -73,7 +74,10 @@ export class ReadCache<K extends string | number, V> {
   private keep(db: DB, generation: string | undefined, entries: [K, V][]): void {
     const held = this.current(db);
     if (!held || generation !== held.generation) return;
-    if (held.rows.size + entries.length > this.maxEntries) held.rows.clear();
-    for (const [key, v] of entries) held.rows.set(key, v);
+    for (const [key, v] of entries) {
+      // Full: the oldest row goes (a Map iterates in insertion order), not all of them.
+      if (held.rows.size >= this.maxEntries && !held.rows.has(key)) held.rows.delete(held.rows.keys().next().value as K);
+      held.rows.set(key, v);
+    }
   }
 }

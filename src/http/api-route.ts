@@ -1,27 +1,58 @@
 /**
- * One way to declare a management API route: its parameter schema (validation, types, OpenAPI),
- * its response schema, the access it needs, and a thin handler that calls a service.
+ * One way to declare a management API route, and the pipeline every call goes through:
+ *
+ *   caller (identifier, access) -> schema -> references -> checks -> handler
+ *
+ * The schema (TypeBox) validates the merged query and body, types the handler and writes the
+ * OpenAPI entry. References (refs.ts) turn the ids a call names into the caller's records. Checks
+ * are the route's rules across parameters or against the database (a date range, a unique e-mail).
+ * Every failing parameter of all three steps is reported at once; the handler runs only when there
+ * is none, with typed values and the records. A writing route runs references, checks and handler
+ * in one transaction, references locking their rows: what was checked still holds when it acts.
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
-import { AppError, ErrorBag, httpErrors } from "../errors.js";
-import type { Caller } from "../modules/accounts/accounts.service.js";
-import { compileParams } from "./validation.js";
+import { retryingTransaction } from "../db/transaction.js";
+import { DomainError, type DomainErrorCode } from "../domain-errors.js";
+import { AppError, httpErrors } from "../errors.js";
+import { domainErrorParam } from "./api-errors.js";
+import { type Caller, type CallerLookup, CallerResolver, identifierOf } from "./caller.js";
+import { apiRateLimit } from "./rate-limit.js";
+import { type RefMap, type Resolved, resolveRefs } from "./refs.js";
+import { Failures, type ParsedParams, compileParams, dateRangeProblem } from "./validation.js";
 
-/** read: any valid identifier; write: not a read-only sub-user; parent: the account's own identifier. */
-export type Access = "read" | "write" | "parent";
+/**
+ * read: any valid identifier; write: not a read-only sub-user; parent: the account's own identifier;
+ * manage-sub-users: like parent, with the sub-user management sentence.
+ */
+export type Access = "read" | "write" | "parent" | "manage-sub-users";
 
-export interface ApiContext {
-  db: DB;
-  config: Readonly<Config>;
+/** What a handler and the checks get besides the parameters. */
+export interface ApiCall<D> {
+  /** The app's dependencies; `ctx.db` is the route's transaction when it writes. */
+  ctx: D;
   caller: Caller;
+  config: Readonly<Config>;
   request: FastifyRequest;
 }
 
-export interface ApiRouteDef<S extends TObject, R extends TSchema> {
+export interface CheckArgs<D, P, RV> extends ApiCall<D> {
+  /** The parameters that passed the schema; the others are absent. */
+  p: Partial<P>;
+  /** The references that resolved; the others are absent. */
+  refs: Partial<RV>;
+  fail(param: string, sentence: string): void;
+  /** Whether the call gave the parameter at all, valid or not. */
+  given(param: string): boolean;
+}
+
+/** A rule of the route: it reports through `fail`, and may throw a DomainError of the service it asks. */
+export type Check<D, P, RV> = (args: CheckArgs<D, P, RV>) => void | Promise<void>;
+
+export interface ApiRouteDef<D, S extends TObject, R extends RefMap<D>, Out extends TSchema> {
   method: "GET" | "POST" | ("GET" | "POST")[];
   url: string;
   summary: string;
@@ -29,9 +60,18 @@ export interface ApiRouteDef<S extends TObject, R extends TSchema> {
   tags: string[];
   access: Access;
   params: S;
-  response: R;
-  /** Add every rule failure to the bag; call bag.throwIfAny() before writing anything. */
-  handler: (ctx: ApiContext, params: Static<S>, bag: ErrorBag) => Promise<Static<R>>;
+  refs?: R;
+  checks?: Check<D, Static<S>, Resolved<Static<S>, R>>[];
+  /** The parameter a service's domain error concerns, when not the one api-errors.ts names. */
+  errorParams?: Partial<Record<DomainErrorCode, (p: Static<S>) => string>>;
+  /** Writing routes run in one transaction (default); false when the handler must not hold one (slow hashing). */
+  transaction?: boolean;
+  response: Out;
+  handler: (call: ApiCall<D>, p: Static<S>, refs: Resolved<Static<S>, R>) => Promise<Static<Out>>;
+}
+
+export interface ApiRouter<D> {
+  route<S extends TObject, R extends RefMap<D>, Out extends TSchema>(def: ApiRouteDef<D, S, R, Out>): void;
 }
 
 export const ErrorResponse = Type.Object(
@@ -42,21 +82,11 @@ export const ErrorResponse = Type.Object(
   { $id: "ErrorResponse", description: "Every failure: each failing parameter with its sentences." },
 );
 
-/** The identifier from the query, the body, the `identifier` header, or `Authorization: Bearer`. */
-export function identifierOf(req: FastifyRequest): string | undefined {
-  const q = req.query as Record<string, unknown> | undefined;
-  const b = req.body as Record<string, unknown> | undefined;
-  const fromBody = b && typeof b === "object" ? b.identifier : undefined;
-  if (typeof fromBody === "string" && fromBody !== "") return fromBody;
-  if (q && typeof q.identifier === "string" && q.identifier !== "") return q.identifier;
-  const h = req.headers.identifier;
-  if (typeof h === "string" && h !== "") return h;
-  const auth = req.headers.authorization;
-  if (typeof auth === "string") {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (m) return m[1];
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The API caller, set by the API routes' preHandler hook. */
+    caller: Caller | null;
   }
-  return undefined;
 }
 
 /** Query and body merged (body wins). A body that is not an object is a 400. */
@@ -70,60 +100,129 @@ function mergedParams(req: FastifyRequest): Record<string, unknown> {
   return { ...query, ...(body as Record<string, unknown>) };
 }
 
-class FixedWindowLimiter {
-  private windows = new Map<string, { start: number; count: number }>();
-  constructor(private readonly perMinute: number) {}
-
-  /** Seconds to wait, or 0 when the call may go ahead. */
-  take(key: string, now = Date.now()): number {
-    const w = this.windows.get(key);
-    if (!w || now - w.start >= 60_000) {
-      if (this.windows.size > 100_000) this.windows.clear();
-      this.windows.set(key, { start: now, count: 1 });
-      return 0;
-    }
-    w.count += 1;
-    return w.count > this.perMinute ? Math.ceil((w.start + 60_000 - now) / 1000) : 0;
-  }
+function checkAccess(access: Access, caller: Caller): void {
+  if (access !== "read" && caller.readonly) throw httpErrors.identifierReadOnly();
+  if (access === "parent" && caller.subUserId !== null) throw httpErrors.parentOnly();
+  if (access === "manage-sub-users" && caller.subUserId !== null) throw httpErrors.subUserManagement();
 }
 
-export function registerApiRoute<S extends TObject, R extends TSchema>(app: FastifyInstance, def: ApiRouteDef<S, R>): void {
-  const parse = compileParams(def.params);
-  const methods = Array.isArray(def.method) ? def.method : [def.method];
-  const limiter = app.config.apiRateLimitPerMinute > 0 ? new FixedWindowLimiter(app.config.apiRateLimitPerMinute) : null;
-  const response = { 200: def.response, 400: Type.Ref("ErrorResponse") };
-  const docs: Record<string, unknown> = { summary: def.summary, description: def.description, tags: def.tags, response };
-  if (methods.includes("GET")) docs.querystring = def.params;
-  if (methods.includes("POST")) {
-    docs.body = def.params;
-    docs.consumes = ["application/x-www-form-urlencoded", "application/json"];
-  }
-  app.route({
-    method: methods,
-    url: def.url,
-    schema: docs,
-    // Parameters are validated by the handler wrapper on the merged query+body, so that every
-    // failure of a call is reported together in the API's own sentences.
-    validatorCompiler: () => (value: unknown) => ({ value }),
-    handler: async (request) => {
-      const identifier = identifierOf(request);
-      const caller = await app.callers.resolve(identifier);
-      if (limiter) {
-        const wait = limiter.take(String(caller.subUserId ?? `a${caller.accountId}`));
-        if (wait > 0) throw httpErrors.rateLimited(wait);
+export interface ApiRouterOptions<D> {
+  deps: D;
+  config: Readonly<Config>;
+  /** How an identifier becomes a caller (the accounts module's look-up). */
+  lookupCaller: CallerLookup;
+}
+
+/**
+ * The API of one app: its caller cache and rate limit (both this app's own), and `route` to declare
+ * routes. Call before the routes are registered.
+ */
+export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance, opts: ApiRouterOptions<D>): Promise<ApiRouter<D>> {
+  const { deps, config } = opts;
+  const callers = new CallerResolver(opts.lookupCaller);
+  const limit = apiRateLimit(app, config.apiRateLimitPerMinute, callers);
+  app.decorateRequest("caller", null);
+
+  function route<S extends TObject, R extends RefMap<D>, Out extends TSchema>(def: ApiRouteDef<D, S, R, Out>): void {
+    const parse = compileParams(def.params);
+    const methods = Array.isArray(def.method) ? def.method : [def.method];
+    const writes = def.access !== "read";
+    const docs: Record<string, unknown> = {
+      summary: def.summary,
+      description: def.description,
+      tags: def.tags,
+      response: { 200: def.response, 400: Type.Ref("ErrorResponse") },
+    };
+    if (methods.includes("GET")) docs.querystring = def.params;
+    if (methods.includes("POST")) {
+      docs.body = def.params;
+      docs.consumes = ["application/x-www-form-urlencoded", "application/json"];
+    }
+
+    const declared = Object.keys(def.refs ?? {});
+    const ordered = Object.entries(def.refs ?? {}).sort(([, a], [, b]) => a.rank - b.rank);
+    const checks = def.checks ?? [];
+
+    const runChecks = async (call: ApiCall<D>, p: Partial<Static<S>>, refs: Record<string, unknown>, given: readonly string[], failures: Failures) => {
+      const args: CheckArgs<D, Static<S>, Resolved<Static<S>, R>> = {
+        ...call,
+        p,
+        refs: refs as Partial<Resolved<Static<S>, R>>,
+        fail: (param, sentence) => failures.add(param, sentence),
+        given: (param) => given.includes(param),
+      };
+      for (const check of checks) {
+        try {
+          await check(args);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          const { param, sentence } = domainErrorParam(err, def.errorParams?.[err.code]?.(p as Static<S>));
+          failures.add(param, sentence);
+        }
       }
-      if (def.access !== "read" && caller.readonly) throw httpErrors.identifierReadOnly();
-      if (def.access === "parent" && caller.subUserId !== null) throw httpErrors.parentOnly();
-      const bag = new ErrorBag();
-      const params = parse(mergedParams(request), bag);
-      const result = await def.handler({ db: app.db, config: app.config, caller, request }, params, bag);
-      bag.throwIfAny();
-      return result;
-    },
-  });
+    };
+
+    /** References, checks and handler, after the schema; in the route's transaction when it writes. */
+    const run = async (call: ApiCall<D>, parsed: ParsedParams<S>, failures: Failures, locking: boolean): Promise<Static<Out>> => {
+      const { values, given } = parsed;
+      const params = values as Record<string, unknown>;
+      const refs = ordered.length > 0 ? await resolveRefs(ordered, declared, call, params, given, locking, failures) : {};
+      if (checks.length > 0) await runChecks(call, values, refs, given, failures);
+      if (failures.any) throw failures.toError();
+      try {
+        return await def.handler(call, params as Static<S>, refs as Resolved<Static<S>, R>);
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        const { param, sentence } = domainErrorParam(err, def.errorParams?.[err.code]?.(params as Static<S>));
+        throw new AppError(400, { [param]: [sentence] });
+      }
+    };
+
+    app.route({
+      method: methods,
+      url: def.url,
+      schema: docs,
+      // Parameters are validated by `run` on the merged query+body, so that every failure of a
+      // call is reported together in the API's own sentences.
+      validatorCompiler: () => (value: unknown) => ({ value }),
+      // After the body is parsed (the identifier may be in it), before the caller is looked up.
+      ...(limit ? { preValidation: (request: FastifyRequest) => limit.beforeLookup(request) } : {}),
+      preHandler: async (request) => {
+        const caller = await callers.resolve(identifierOf(request));
+        await limit?.afterLookup(request, caller);
+        checkAccess(def.access, caller);
+        request.caller = caller;
+      },
+      handler: async (request) => {
+        const failures = new Failures();
+        const parsed = parse(mergedParams(request), failures);
+        // A write needs its transaction only when it will act on what it checks: nothing failed the
+        // schema, and it names records or has checks (a create of a new location has neither).
+        const atomic =
+          writes &&
+          def.transaction !== false &&
+          !failures.any &&
+          (checks.length > 0 || ordered.some(([param]) => (parsed.values as Record<string, unknown>)[param] !== undefined));
+        const caller = request.caller!;
+        if (!atomic) return run({ ctx: deps, caller, config, request }, parsed, failures, false);
+        return retryingTransaction(deps.db, (trx) => run({ ctx: { ...deps, db: trx }, caller, config, request }, parsed, new Failures(), true));
+      },
+    });
+  }
+
+  return { route };
 }
 
 /** A success body: `status: "success"` and the given keys. */
 export function ok<T extends object>(body: T): { status: "success" } & T {
   return { status: "success", ...body };
+}
+
+/** The check of a from_date/to_date pair: to_date on or after from_date, and at most `maxDays` after it. */
+export function dateRangeCheck<D, P extends { from_date: string; to_date: string }, RV>(maxDays: number): Check<D, P, RV> {
+  return ({ p, fail }) => {
+    if (p.from_date === undefined || p.to_date === undefined) return;
+    const problem = dateRangeProblem(p.from_date, p.to_date, maxDays);
+    if (problem) fail("to_date", problem);
+  };
 }

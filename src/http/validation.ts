@@ -5,7 +5,8 @@
  */
 import { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { Ajv, type ErrorObject } from "ajv";
-import { type ErrorBag, msg } from "../errors.js";
+import { AppError, type ErrorMessages, msg } from "../errors.js";
+import { MAC_RE } from "../mac-address.js";
 import { isCountryCode } from "./countries.js";
 
 const MAX_ID = 2147483647;
@@ -54,12 +55,6 @@ export function isIp(s: string): boolean {
   }
 }
 
-/** Six colon-separated hex pairs (dashes accepted on input); canonical form is upper case. */
-export const MAC_RE = /^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/;
-export function canonicalMac(s: string): string {
-  return s.trim().toUpperCase().replace(/-/g, ":");
-}
-
 const FORMATS: Record<string, { check: (s: string) => boolean; sentence: (p: string) => string }> = {
   date: { check: isCalendarDate, sentence: msg.date },
   email: {
@@ -103,7 +98,8 @@ function coerce(schema: TObject, input: Record<string, unknown>): Record<string,
   for (const [key, value] of Object.entries(input)) {
     const prop = schema.properties[key] as TSchema | undefined;
     if (!prop) continue; // unknown parameters are ignored, as existing clients send extras
-    out[key] = coerceValue(prop, value);
+    const v = coerceValue(prop, value);
+    if (v !== undefined) out[key] = v;
   }
   for (const key of (schema.required ?? []) as string[]) {
     if (typeof out[key] === "string" && (out[key] as string).trim() === "") delete out[key];
@@ -170,59 +166,83 @@ function sentenceFor(e: ErrorObject, param: string): string {
   }
 }
 
-export type ParamsParser<S extends TObject> = (input: Record<string, unknown>, bag: ErrorBag) => Static<S>;
+/** Every failing parameter of one call, each with its sentences, in the order found. */
+export class Failures {
+  readonly messages: ErrorMessages = {};
 
-/** Compile a parameter schema once; the parser adds every failure to the bag and returns the typed value. */
+  add(param: string, sentence: string): void {
+    const list = this.messages[param] ?? [];
+    this.messages[param] = list;
+    if (!list.includes(sentence)) list.push(sentence);
+  }
+
+  has(param: string): boolean {
+    return param in this.messages;
+  }
+
+  get any(): boolean {
+    return Object.keys(this.messages).length > 0;
+  }
+
+  toError(): AppError {
+    return new AppError(400, this.messages);
+  }
+}
+
+export interface ParsedParams<S extends TObject> {
+  /** The parameters that passed; failed ones are left out. */
+  values: Partial<Static<S>>;
+  /** Every parameter of the schema the call gave, valid or not. */
+  given: readonly string[];
+}
+
+/** Parses a call's parameters: the valid values, and every failure of the others into `failures`. */
+export type ParamsParser<S extends TObject> = (input: Record<string, unknown>, failures: Failures) => ParsedParams<S>;
+
+/** Compile a parameter schema once; the parser reports every failure and answers only the valid values. */
 export function compileParams<S extends TObject>(schema: S): ParamsParser<S> {
   const validate = ajv.compile(schema);
-  return (input, bag) => {
+  // The parser gets an empty `failures`: whatever it holds afterwards failed here.
+  return (input, failures) => {
     const data = coerce(schema, input);
-    for (const [key, value] of Object.entries(data)) {
+    const given = Object.keys(data);
+    for (const key of given) {
       // PostgreSQL refuses NUL in text; no parameter has a use for control characters of that kind.
-      if (typeof value === "string" && value.includes("\u0000")) bag.add(key, msg.format(key));
+      const value = data[key];
+      if (typeof value === "string" && value.includes("\u0000")) failures.add(key, msg.format(key));
     }
     if (!validate(data)) {
       for (const e of validate.errors ?? []) {
         // anyOf reports each branch too; keep only the summary for that parameter.
         if (e.schemaPath.includes("/anyOf/")) continue;
-        const param =
-          e.keyword === "required"
-            ? (e.params.missingProperty as string)
-            : e.instancePath.split("/")[1] || "request";
-        bag.add(param, sentenceFor(e, param));
+        const param = e.keyword === "required" ? (e.params.missingProperty as string) : e.instancePath.split("/")[1] || "request";
+        failures.add(param, sentenceFor(e, param));
       }
     }
-    return data as Static<S>;
+    for (const key in failures.messages) delete data[key];
+    return { values: data as Partial<Static<S>>, given };
   };
 }
 
 /**
- * Parse "1, 2,3" into unique positive integer ids, in the order given.
- * Empty items, non-integers, zero, negatives and values past 2^31-1 are refused.
+ * "1, 2,3" as unique positive integer ids in the order given, or the sentence that refuses it:
+ * empty items, non-integers, zero, negatives and values past 2^31-1 (the id columns) are refused.
  */
-export function parseIdList(value: string | undefined, param: string, bag: ErrorBag, max?: number): number[] {
-  if (value === undefined || bag.has(param)) return [];
-  const parts = value.split(",").map((p) => p.trim());
+export function parseIdList(value: string, param: string, max: number): { ids: number[] } | { sentence: string } {
   const ids: number[] = [];
-  for (const p of parts) {
-    if (!/^\d{1,10}$/.test(p) || Number(p) < 1 || Number(p) > MAX_ID) {
-      bag.add(param, msg.format(param));
-      return [];
-    }
+  for (const part of value.split(",")) {
+    const p = part.trim();
+    if (!/^\d{1,10}$/.test(p) || Number(p) < 1 || Number(p) > MAX_ID) return { sentence: msg.format(param) };
     const n = Number(p);
     if (!ids.includes(n)) ids.push(n);
   }
-  if (max !== undefined && ids.length > max) {
-    bag.add(param, msg.tooManyIds(param, max));
-    return [];
-  }
-  return ids;
+  return ids.length > max ? { sentence: msg.tooManyIds(param, max) } : { ids };
 }
 
-/** to_date >= from_date and within `maxDays` of it. Both must already be valid dates. */
-export function checkDateRange(from: string | undefined, to: string | undefined, maxDays: number, bag: ErrorBag): void {
-  if (!from || !to || bag.has("from_date") || bag.has("to_date")) return;
+/** to_date >= from_date and within `maxDays` of it, or the sentence (under to_date) that refuses the range. */
+export function dateRangeProblem(from: string, to: string, maxDays: number): string | undefined {
   const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
-  if (days < 0) bag.add("to_date", msg.dateAfter("to_date", "from_date"));
-  else if (days > maxDays) bag.add("to_date", msg.dateWithin("to_date", maxDays, "from_date"));
+  if (days < 0) return msg.dateAfter("to_date", "from_date");
+  if (days > maxDays) return msg.dateWithin("to_date", maxDays, "from_date");
+  return undefined;
 }

@@ -5,12 +5,14 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.js";
-import { PORTAL_PREFIX } from "./portal-urls.js";
+import { PORTAL_PREFIX } from "../portal-urls.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { errorPage } from "./views/message-page.view.js";
 
 const e = (status: number, sentence: string, headers?: Record<string, string>) =>
   new AppError(status, { portal: [sentence] }, headers);
+
+const retryHeader = (seconds: number) => ({ "retry-after": String(seconds) });
 
 export const portalErrors = {
   pageNotFound: () => e(404, "This WiFi login page does not exist. Please check the address or ask a member of staff."),
@@ -22,14 +24,36 @@ export const portalErrors = {
   notOnWifi: () => e(400, "This is a preview of the login page. Connect to the WiFi to log in."),
   methodUnavailable: () => e(400, "This login method is not available here. Please choose another one."),
   rateLimited: (retryAfter: number) =>
-    e(429, `Too many login attempts. Please try again in ${retryAfter} seconds.`, { "retry-after": String(retryAfter) }),
+    e(429, `Too many login attempts from this network. Please try again in ${retryAfter} seconds.`, retryHeader(retryAfter)),
+  smsFromNetwork: (retryAfter: number) =>
+    e(
+      429,
+      `Too many text messages were requested from this network just now. Please try again in ${retryAfter} seconds, or choose another login method.`,
+      retryHeader(retryAfter),
+    ),
+  smsAtLocation: (retryAfter: number) =>
+    e(
+      429,
+      `Too many text messages were requested at this location just now. Please try again in ${retryAfter} seconds, or choose another login method.`,
+      retryHeader(retryAfter),
+    ),
+  smsBudgetSpent: (retryAfter: number) =>
+    e(
+      429,
+      "Text-message login is not available at this location for the rest of today. Please choose another login method.",
+      retryHeader(retryAfter),
+    ),
   providerFailed: (provider: string) =>
     e(502, `We could not complete the login with ${provider[0].toUpperCase()}${provider.slice(1)}. Please try again or choose another method.`),
   smsFailed: () => e(502, "We could not send the text message. Please check the number or choose another login method."),
   smsTooMany: (minutes: number) =>
-    e(429, `Several codes were already sent to this number. Please use the latest one, or try again in ${minutes} minutes.`, {
-      "retry-after": String(minutes * 60),
-    }),
+    e(429, `Several codes were already sent to this number. Please use the latest one, or try again in ${minutes} minutes.`, retryHeader(minutes * 60)),
+  smsTooManyToday: (retryAfter: number) =>
+    e(
+      429,
+      "Several codes were already sent to this number today. Please use the latest one, or choose another login method.",
+      retryHeader(retryAfter),
+    ),
 };
 
 /** Whether the app's error handler should answer this request with the portal's HTML page. */

@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { type FormResult, parseClickThrough, parseCustomForm, parseEmailForm } from "./portal-forms.js";
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
-import { type PortalDeps, beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
+import type { PortalDeps } from "./portal-deps.js";
+import { beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
 
 const FORMS: Record<"custom" | "email" | "clickthrough", (body: Record<string, unknown>, ctx: LoginContext) => FormResult> = {
   custom: (body, ctx) => parseCustomForm(body, ctx.payload.custom_fields),
@@ -19,19 +20,19 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
       const form = FORMS[method](body, ctx);
       if (Object.keys(form.errors).length > 0) {
         reply.code(400);
-        return renderLogin(reply, deps.config, ctx.payload, String(body.state), ctx.state.gw, {
+        return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, {
           notice: "Please check the form below.",
           errors: form.errors,
           values: form.values,
         });
       }
-      const handoff = await completeLogin(deps.db, deps.config, ctx, {
+      const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
         method,
         identity: form.identity,
         profile: form.profile,
         userAgent: userAgentOf(request),
       });
-      return sendHandoff(reply, ctx.payload, handoff);
+      return sendHandoff(reply, deps, ctx.payload, handoff);
     });
   }
 }

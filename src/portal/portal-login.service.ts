@@ -4,15 +4,17 @@
  * hand the guest back to the gateway that sent them, or to the campaign's redirect_url.
  */
 import type { Config } from "../config.js";
-import type { DB } from "../db/database.js";
 import { isHttpUrl } from "../http/validation.js";
 import { type CampaignPayload, type LoginMethod, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
-import { campaignRepository } from "../modules/campaigns/campaigns.repository.js";
+import { findCampaign } from "../modules/campaigns/campaigns.service.js";
+import type { Ctx } from "../modules/context.js";
 import { type GuestProfileInput, recordLogin } from "../modules/guests/guest-activity.service.js";
 import { loginTypeOfMethod } from "../modules/guests/login-types.js";
-import { type LocationRow, locationRepository } from "../modules/locations/locations.repository.js";
+import type { LocationRow } from "../modules/locations/locations.repository.js";
+import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
 import { issueCredential } from "../radius/portal-credentials.js";
+import type { RadiusCtx } from "../radius/radius.repository.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
 import { portalErrors } from "./portal-errors.js";
@@ -38,10 +40,10 @@ export function methodAvailable(config: Readonly<Config>, payload: CampaignPaylo
   return true;
 }
 
-export async function loadLoginContext(db: DB, config: Readonly<Config>, state: PageState, method: LoginMethod): Promise<LoginContext> {
+export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state: PageState, method: LoginMethod): Promise<LoginContext> {
   if (state.loc === null) throw portalErrors.notOnWifi();
-  const [location, campaign] = await Promise.all([locationRepository.findById(db, state.loc), campaignRepository.findById(db, state.cmp)]);
-  if (!location || location.deleted === 1 || !campaign) throw portalErrors.pageNotFound();
+  const [location, campaign] = await Promise.all([findLiveLocation(ctx, state.loc), findCampaign(ctx, state.cmp)]);
+  if (!location || !campaign) throw portalErrors.pageNotFound();
   const payload = parsePayload(campaign.payload);
   if (!methodAvailable(config, payload, method)) throw portalErrors.methodUnavailable();
   return { state, location, campaign, payload };
@@ -63,9 +65,9 @@ function anonymousIdentity(state: PageState): string {
   return state.mac ? `mac:${state.mac}` : `session:${state.sid}`;
 }
 
-export async function completeLogin(db: DB, config: Readonly<Config>, ctx: LoginContext, input: LoginInput): Promise<Handoff> {
+export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ctx: LoginContext, input: LoginInput): Promise<Handoff> {
   const { state, location, campaign, payload } = ctx;
-  const { guestId } = await recordLogin(db, {
+  const { guestId } = await recordLogin(app.db, {
     accountId: location.account_id,
     locationId: location.id,
     timezone: location.timezone,
@@ -80,7 +82,7 @@ export async function completeLogin(db: DB, config: Readonly<Config>, ctx: Login
   const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   const gw = state.gw;
   if (gw?.kind === "coova") {
-    const credential = await issueCredential(db, {
+    const credential = await issueCredential(app, {
       guestId,
       locationId: location.id,
       deviceId: state.dev,
@@ -90,8 +92,8 @@ export async function completeLogin(db: DB, config: Readonly<Config>, ctx: Login
     return { kind: "redirect", url: coovaLogonUrl(gw, credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
   }
   if (gw?.kind === "meraki") {
-    const options = await locationRepository.findOptions(db, location.id);
-    const duration = options && options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
+    const options = await loadOptions(app, location.id);
+    const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
   }
   return redirectUrl ? { kind: "redirect", url: redirectUrl } : { kind: "connected", continueUrl: "" };

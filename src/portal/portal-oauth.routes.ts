@@ -11,7 +11,8 @@ import { portalErrors } from "./portal-errors.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { completeLogin, loadLoginContext } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
-import { type PortalDeps, beginLogin, bodyOf, userAgentOf, verifiedState } from "./portal-request.js";
+import type { PortalDeps } from "./portal-deps.js";
+import { beginLogin, bodyOf, userAgentOf, verifiedState } from "./portal-request.js";
 import { safeEqual } from "./portal-signer.js";
 import { setOAuthCookie, takeOAuthCookie } from "./portal-state.js";
 
@@ -34,23 +35,23 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const pending = takeOAuthCookie(request, reply, deps.signer);
     // The provider must answer the request this browser started, for this provider.
     if (!pending || pending.p !== provider || !safeEqual(param(query, "state", 256), pending.n)) throw portalErrors.sessionExpired();
-    const state = verifiedState(request, deps, pending.s);
-    const ctx = await loadLoginContext(deps.db, deps.config, state, provider);
+    const state = await verifiedState(request, deps, pending.s);
+    const ctx = await loadLoginContext(deps.ctx, deps.config, state, provider);
     const code = param(query, "code", 2048);
     if (param(query, "error", 256) || !code) {
-      return renderLogin(reply, deps.config, ctx.payload, pending.s, state.gw, {
+      return renderLogin(reply, deps, ctx.payload, pending.s, state.gw, {
         notice: `The login with ${PROVIDER_LABELS[provider]} did not complete. Please try again or choose another method.`,
       });
     }
     const cfg = deps.config.oauth[provider]!;
     const accessToken = await exchangeCode(provider, cfg, code, callbackUrl(deps.config.publicUrl, provider), pending.v);
     const social = await fetchProfile(provider, cfg, accessToken);
-    const handoff = await completeLogin(deps.db, deps.config, ctx, {
+    const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
       method: provider,
       identity: social.id,
       profile: social.profile,
       userAgent: userAgentOf(request),
     });
-    return sendHandoff(reply, ctx.payload, handoff);
+    return sendHandoff(reply, deps, ctx.payload, handoff);
   });
 }

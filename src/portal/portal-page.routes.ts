@@ -7,9 +7,9 @@ import { type GatewayArrival, parseGateway } from "./gateways/gateway.js";
 import { portalErrors } from "./portal-errors.js";
 import { type PageContext, resolveCampaignPage, resolveLocationPage } from "./portal-page.service.js";
 import { renderConnected, renderLogin } from "./portal-render.js";
-import type { PortalDeps } from "./portal-request.js";
+import type { PortalDeps } from "./portal-deps.js";
 import { ensureSession, sealPageState } from "./portal-state.js";
-import { PORTAL_CAMPAIGN_PREFIX, PORTAL_LOCATION_PREFIX } from "./portal-urls.js";
+import { PORTAL_CAMPAIGN_PREFIX, PORTAL_LOCATION_PREFIX } from "../portal-urls.js";
 
 const NOTICES: Record<string, string> = {
   failed: "The WiFi did not accept the login. Please try again.",
@@ -31,7 +31,7 @@ function arrivalOf(request: FastifyRequest, deps: PortalDeps): GatewayArrival | 
 
 function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): string {
   const result = ctx.arrival?.result;
-  if (result === "success" || result === "already") return renderConnected(reply, ctx.payload, "You are online");
+  if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
   const sid = ensureSession(request, reply, deps.config.publicUrl);
   const state = sealPageState(deps.signer, {
     sid,
@@ -43,17 +43,17 @@ function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps
   });
   const notice =
     (result && NOTICES[result]) ?? (ctx.location === null ? "This is a preview of the login page. Connect to the WiFi to log in." : undefined);
-  return renderLogin(reply, deps.config, ctx.payload, state, ctx.arrival?.state ?? null, { notice });
+  return renderLogin(reply, deps, ctx.payload, state, ctx.arrival?.state ?? null, { notice });
 }
 
 export function pageRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.get<{ Params: { slug: string } }>(`${PORTAL_LOCATION_PREFIX}:slug`, { schema: { hide: true } }, async (request, reply) => {
-    const ctx = await resolveLocationPage(deps.db, request.params.slug, arrivalOf(request, deps));
+    const ctx = await resolveLocationPage(deps.ctx, request.params.slug, arrivalOf(request, deps));
     return showPage(request, reply, deps, ctx);
   });
 
   app.get<{ Params: { filename: string } }>(`${PORTAL_CAMPAIGN_PREFIX}:filename`, { schema: { hide: true } }, async (request, reply) => {
-    const ctx = await resolveCampaignPage(deps.db, request.params.filename, arrivalOf(request, deps));
+    const ctx = await resolveCampaignPage(deps.ctx, request.params.filename, arrivalOf(request, deps));
     return showPage(request, reply, deps, ctx);
   });
 }

@@ -1,29 +1,32 @@
 /** Turning a campaign and a page state into responses: the login page, the connected page, a hand-off. */
 import type { FastifyReply } from "fastify";
-import type { Config } from "../config.js";
 import { isHttpUrl } from "../http/validation.js";
 import type { CampaignPayload } from "../modules/campaigns/campaign-payload.js";
 import type { GatewayState } from "./gateways/gateway.js";
 import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { maskPhone } from "./portal-forms.js";
+import type { PortalDeps } from "./portal-deps.js";
 import { type Handoff, methodAvailable } from "./portal-login.service.js";
 import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
 import { connectedPage, smsCodePage } from "./views/message-page.view.js";
 import { campaignTheme } from "./views/theme.js";
 
-export function pageTexts(payload: CampaignPayload): PageTexts {
+/** What rendering needs of the portal's deps. */
+export type RenderDeps = Pick<PortalDeps, "config" | "terms">;
+
+export function pageTexts(deps: RenderDeps, payload: CampaignPayload): PageTexts {
   return {
     title: payload.title_text,
     footer: payload.footer_text,
     ssid: payload.ssid,
-    terms: payload.custom_terms,
+    terms: payload.custom_terms ? deps.terms.sanitize(payload.custom_terms) : null,
     theme: campaignTheme(payload.text_color, payload.background),
   };
 }
 
 /** Every place a form on this page may lead to (CSP form-action also governs the redirects after a POST). */
-function formTargets(config: Readonly<Config>, payload: CampaignPayload, gw: GatewayState | null): string[] {
+function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw: GatewayState | null): string[] {
   const out: string[] = [];
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
   if (gw?.kind === "meraki") out.push(gw.grant);
@@ -43,16 +46,17 @@ export interface LoginPageExtras {
 
 export function renderLogin(
   reply: FastifyReply,
-  config: Readonly<Config>,
+  deps: RenderDeps,
   payload: CampaignPayload,
   state: string,
   gw: GatewayState | null,
   extras: LoginPageExtras = {},
 ): string {
+  const { config } = deps;
   const nonce = newNonce();
   const available = (m: Parameters<typeof methodAvailable>[2]) => methodAvailable(config, payload, m);
   const model: LoginPageModel = {
-    ...pageTexts(payload),
+    ...pageTexts(deps, payload),
     nonce,
     state,
     social: SOCIAL_PROVIDERS.filter(available),
@@ -70,7 +74,7 @@ export function renderLogin(
 /** The SMS code step; its form hands off like the login page, so it gets the same form targets. */
 export function renderSmsCode(
   reply: FastifyReply,
-  config: Readonly<Config>,
+  deps: RenderDeps,
   payload: CampaignPayload,
   state: string,
   gw: GatewayState | null,
@@ -78,22 +82,22 @@ export function renderSmsCode(
   extras: { error?: string; notice?: string } = {},
 ): string {
   const nonce = newNonce();
-  setPortalHeaders(reply, nonce, formTargets(config, payload, gw));
+  setPortalHeaders(reply, nonce, formTargets(deps.config, payload, gw));
   reply.type("text/html; charset=utf-8");
-  return smsCodePage({ texts: pageTexts(payload), nonce, state, maskedPhone: maskPhone(phone), ...extras });
+  return smsCodePage({ texts: pageTexts(deps, payload), nonce, state, maskedPhone: maskPhone(phone), ...extras });
 }
 
-export function renderConnected(reply: FastifyReply, payload: CampaignPayload, heading: string): string {
+export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, heading: string): string {
   const nonce = newNonce();
   const continueUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   setPortalHeaders(reply, nonce, []);
   reply.type("text/html; charset=utf-8");
-  return connectedPage({ texts: pageTexts(payload), nonce, heading, continueUrl });
+  return connectedPage({ texts: pageTexts(deps, payload), nonce, heading, continueUrl });
 }
 
 /** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
-export function sendHandoff(reply: FastifyReply, payload: CampaignPayload, handoff: Handoff): FastifyReply | string {
-  if (handoff.kind === "connected") return renderConnected(reply, payload, "You are online");
+export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, handoff: Handoff): FastifyReply | string {
+  if (handoff.kind === "connected") return renderConnected(reply, deps, payload, "You are online");
   setPortalHeaders(reply, newNonce(), []);
   return reply.redirect(handoff.url, 303);
 }

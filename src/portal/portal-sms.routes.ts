@@ -4,14 +4,16 @@ import { portalErrors } from "./portal-errors.js";
 import { e164, field } from "./portal-forms.js";
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, renderSmsCode, sendHandoff } from "./portal-render.js";
-import { type PortalDeps, beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
+import type { PortalDeps } from "./portal-deps.js";
+import { beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
 import { sealPageState } from "./portal-state.js";
 import { sendLoginCode, verifyLoginCode } from "./sms/sms-login.service.js";
 import { SmsSendError } from "./sms/twilio-client.js";
 
 async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginContext, phone: string): Promise<string> {
+  await deps.limits.smsSend(request, ctx.location.id);
   try {
-    await sendLoginCode(deps.db, deps.config, deps.signer, ctx.location, phone);
+    await sendLoginCode(deps.ctx, deps.config, deps.signer, ctx.location, phone);
   } catch (err) {
     if (!(err instanceof SmsSendError)) throw err;
     request.log.warn({ err: err.message }, "portal: SMS not sent");
@@ -29,14 +31,14 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const phone = e164(raw);
     if (!phone) {
       reply.code(400);
-      return renderLogin(reply, deps.config, ctx.payload, String(body.state), ctx.state.gw, {
+      return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, {
         notice: "Please check the form below.",
         errors: { "sms-phone": "Please enter your mobile number with its country code, for example +44 7700 900123." },
         values: { "sms-phone": raw },
       });
     }
     const state = await textCode(request, deps, ctx, phone);
-    return renderSmsCode(reply, deps.config, ctx.payload, state, ctx.state.gw, phone);
+    return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone);
   });
 
   app.post("/portal/login/sms/resend", { schema: { hide: true } }, async (request, reply) => {
@@ -44,7 +46,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const phone = ctx.state.phone;
     if (!phone) throw portalErrors.sessionExpired();
     const state = await textCode(request, deps, ctx, phone);
-    return renderSmsCode(reply, deps.config, ctx.payload, state, ctx.state.gw, phone, { notice: "We sent you a new code." });
+    return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone, { notice: "We sent you a new code." });
   });
 
   app.post("/portal/login/sms/verify", { schema: { hide: true } }, async (request, reply) => {
@@ -52,17 +54,17 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const phone = ctx.state.phone;
     if (!phone) throw portalErrors.sessionExpired();
     const body = bodyOf(request);
-    const result = await verifyLoginCode(deps.db, deps.config, deps.signer, ctx.location.id, phone, field(body, "code", 16));
+    const result = await verifyLoginCode(deps.ctx, deps.config, deps.signer, ctx.location.id, phone, field(body, "code", 16));
     if (!result.ok) {
       reply.code(400);
-      return renderSmsCode(reply, deps.config, ctx.payload, String(body.state), ctx.state.gw, phone, { error: result.message });
+      return renderSmsCode(reply, deps, ctx.payload, String(body.state), ctx.state.gw, phone, { error: result.message });
     }
-    const handoff = await completeLogin(deps.db, deps.config, ctx, {
+    const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
       method: "sms",
       identity: phone,
       profile: { phone_number: phone },
       userAgent: userAgentOf(request),
     });
-    return sendHandoff(reply, ctx.payload, handoff);
+    return sendHandoff(reply, deps, ctx.payload, handoff);
   });
 }

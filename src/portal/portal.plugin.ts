@@ -5,22 +5,15 @@
  */
 import cookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
-import { LoginRateLimiter } from "./login-rate-limit.js";
+import { type PortalCtx, createPortalDeps } from "./portal-deps.js";
 import { loginRoutes } from "./portal-login.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
-import type { PortalDeps } from "./portal-request.js";
-import { PortalSigner } from "./portal-signer.js";
 import { smsRoutes } from "./portal-sms.routes.js";
 
-export async function portalPlugin(app: FastifyInstance): Promise<void> {
+export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx }): Promise<void> {
   await app.register(cookie);
-  const deps: PortalDeps = {
-    db: app.db,
-    config: app.config,
-    signer: new PortalSigner(app.config.portalSecret),
-    limiter: new LoginRateLimiter(app.config.portalLoginRateLimitPerMinute),
-  };
+  const deps = createPortalDeps(app, opts.ctx);
   pageRoutes(app, deps);
   loginRoutes(app, deps);
   smsRoutes(app, deps);

@@ -3,21 +3,22 @@
  * registered access point. Two ways in: a one-time portal credential, or a returning guest's MAC.
  */
 import type { Config } from "../config.js";
-import type { DB } from "../db/database.js";
 import { recordVisit } from "../modules/guests/guest-activity.service.js";
 import type { NasContext } from "./nas-lookup.js";
 import { type PasswordProof, proofMatches } from "./password-check.js";
 import { isCredentialUsername } from "./portal-credentials.js";
 import type { ReplyAttribute } from "./radius-codec.js";
-import { radiusRepository } from "./radius.repository.js";
+import type { RadiusCtx } from "./radius.repository.js";
 import { acceptAttributes } from "./reply-attributes.js";
 import { leadingMac } from "./station-id.js";
-import { type VisitMemo, dbDatetimeCached, localDayCached } from "./visit-memo.js";
+import type { PacketTime } from "./packet-time.js";
+import type { VisitMemo } from "./visit-memo.js";
 
 export interface AccessDeps {
-  db: DB;
+  ctx: RadiusCtx;
   config: Readonly<Config>;
   visits: VisitMemo;
+  times: PacketTime;
 }
 
 export interface AccessRequest {
@@ -44,13 +45,14 @@ function remainingOf(cap: number, used: number): number | undefined {
   return cap > 0 ? cap - used : undefined;
 }
 
-export async function authorizeAccess({ db, config, visits }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
+export async function authorizeAccess({ ctx, config, visits, times }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
+  const { db, radius: radiusRepository } = ctx;
   const { device, location, options } = nas;
   if (!location || !options) return reject("device not assigned to a live location", NOT_ASSIGNED_MESSAGE);
   if (!req.userName) return reject("no User-Name");
-  const now = dbDatetimeCached(at);
+  const now = times.dbDatetime(at);
 
-  const day = localDayCached(at, location.timezone);
+  const day = times.localDay(at, location.timezone);
   const credential = isCredentialUsername(req.userName) ? await radiusRepository.findCredential(db, req.userName) : undefined;
   let guestId: number;
   let used: number;
@@ -71,7 +73,7 @@ export async function authorizeAccess({ db, config, visits }: AccessDeps, nas: N
     // gateway's own Calling-Station-Id under the device secret.
     const days = config.radius.returningGuestDays;
     if (days <= 0 || !req.clientMac || leadingMac(req.userName) !== req.clientMac) return reject("unknown user");
-    const since = dbDatetimeCached(new Date(at.getTime() - days * 86_400_000));
+    const since = times.dbDatetime(new Date(at.getTime() - days * 86_400_000));
     const returning = await radiusRepository.findReturningGuestUsage(db, {
       accountId: device.account_id,
       clientMac: req.clientMac,

@@ -5,12 +5,12 @@
  */
 import type { DB } from "../db/database.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";
-import { locationRepository } from "../modules/locations/locations.repository.js";
 import type { NasContext } from "./nas-lookup.js";
 import { isCredentialUsername } from "./portal-credentials.js";
-import { type SessionCounters, radiusRepository } from "./radius.repository.js";
+import type { RadiusCtx, RadiusRepository, SessionCounters } from "./radius.repository.js";
 import { leadingMac } from "./station-id.js";
-import { type VisitMemo, dbDatetimeCached, localDayCached } from "./visit-memo.js";
+import type { PacketTime } from "./packet-time.js";
+import type { VisitMemo } from "./visit-memo.js";
 
 export type AcctStatus = "Start" | "Stop" | "Interim-Update" | "Accounting-On" | "Accounting-Off" | "Other";
 
@@ -48,7 +48,7 @@ export function acctStatus(value: number | string | undefined): AcctStatus {
 }
 
 /** The guest and location a new session belongs to: the portal credential it logged in with, else its MAC. */
-async function resolveOwner(db: DB, nas: NasContext, rec: AccountingRecord): Promise<{ guestId: number | null; locationId: number | null }> {
+async function resolveOwner(db: DB, radiusRepository: RadiusRepository, nas: NasContext, rec: AccountingRecord): Promise<{ guestId: number | null; locationId: number | null }> {
   if (rec.userName && isCredentialUsername(rec.userName)) {
     const credential = await radiusRepository.findCredential(db, rec.userName);
     if (credential) return { guestId: credential.guest_id, locationId: credential.location_id };
@@ -62,8 +62,9 @@ const MAX_ATTEMPTS = 8;
 const ZERO: SessionCounters = { session_time: 0, input_octets: 0, output_octets: 0 };
 
 export interface AccountingDeps {
-  db: DB;
+  ctx: RadiusCtx;
   visits: VisitMemo;
+  times: PacketTime;
 }
 
 export interface AccountingJob {
@@ -78,9 +79,10 @@ interface Applied {
 }
 
 /** One packet's effects, inside the caller's transaction. */
-async function applyAccounting(trx: DB, visits: VisitMemo, { nas, rec, at }: AccountingJob): Promise<Applied> {
+async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, { nas, rec, at }: AccountingJob): Promise<Applied> {
+  const radiusRepository = ctx.radius;
   const { device } = nas;
-  const now = dbDatetimeCached(at);
+  const now = times.dbDatetime(at);
   if (rec.status === "Accounting-On" || rec.status === "Accounting-Off") {
     await radiusRepository.closeDeviceSessions(trx, device.id, now, rec.status === "Accounting-On" ? "NAS-Reboot" : "NAS-Request");
     return { delta: ZERO };
@@ -92,7 +94,7 @@ async function applyAccounting(trx: DB, visits: VisitMemo, { nas, rec, at }: Acc
     let s = await radiusRepository.findSession(trx, device.id, acctSessionId);
     const isNew = !s;
     if (!s) {
-      const owner = await resolveOwner(trx, nas, rec);
+      const owner = await resolveOwner(trx, radiusRepository, nas, rec);
       await radiusRepository.insertSession(trx, {
         device_id: device.id,
         guest_id: owner.guestId,
@@ -126,9 +128,9 @@ async function applyAccounting(trx: DB, visits: VisitMemo, { nas, rec, at }: Acc
     const octets = delta.input_octets + delta.output_octets;
     if (isNew || stop || octets > 0 || delta.session_time > 0) await radiusRepository.addGuestTotals(trx, s.guest_id, delta, now);
     const location =
-      s.location_id === null ? undefined : s.location_id === nas.location?.id ? nas.location : await locationRepository.findById(trx, s.location_id);
+      s.location_id === null ? undefined : s.location_id === nas.location?.id ? nas.location : await ctx.repos.locations.findById(trx, s.location_id);
     if (!location) return { delta };
-    const day = localDayCached(at, location.timezone);
+    const day = times.localDay(at, location.timezone);
     if (octets > 0) await radiusRepository.addUsage(trx, s.guest_id, location.id, day, octets);
     if (visits.has(location.id, day, s.guest_id)) return { delta };
     await countVisit(trx, location.id, day, s.guest_id);
@@ -141,18 +143,13 @@ async function applyAccounting(trx: DB, visits: VisitMemo, { nas, rec, at }: Acc
  * Applies Accounting-Requests in one transaction: all or none (the NAS retries the ones not
  * answered). Returns the counters each added (all zero for a repeat).
  */
-export async function recordAccountingBatch({ db, visits }: AccountingDeps, jobs: AccountingJob[]): Promise<SessionCounters[]> {
-  const applied = await db.transaction().execute(async (trx) => {
+export async function recordAccountingBatch(deps: AccountingDeps, jobs: AccountingJob[]): Promise<SessionCounters[]> {
+  const { ctx, visits } = deps;
+  const applied = await ctx.db.transaction().execute(async (trx) => {
     const out: Applied[] = [];
-    for (const job of jobs) out.push(await applyAccounting(trx, visits, job));
+    for (const job of jobs) out.push(await applyAccounting(trx, deps, job));
     return out;
   });
   for (const a of applied) if (a.visit) visits.remember(a.visit.locationId, a.visit.day, a.visit.guestId);
   return applied.map((a) => a.delta);
-}
-
-/** Applies one Accounting-Request in its own transaction. */
-export async function recordAccounting(deps: AccountingDeps, nas: NasContext, rec: AccountingRecord, at = new Date()): Promise<SessionCounters> {
-  const [delta] = await recordAccountingBatch(deps, [{ nas, rec, at }]);
-  return delta;
 }

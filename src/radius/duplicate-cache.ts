@@ -3,17 +3,20 @@
  * source port, identifier and authenticator within the window is the same request. It is never
  * processed twice; once answered, the cached answer is sent again.
  */
+import { LRUCache } from "lru-cache";
 
 type Entry = { reply: Buffer | undefined; pending: boolean; expires: number };
 
 export class DuplicateCache {
-  private readonly entries = new Map<string, Entry>();
+  /** Bounds memory under a flood of distinct requests: the least recently seen go first. */
+  private readonly entries: LRUCache<string, Entry>;
 
   constructor(
     private readonly windowMs: number,
-    /** Bounds memory under a flood of distinct requests: the oldest entries go first. */
-    private readonly maxEntries: number,
-  ) {}
+    maxEntries: number,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   /**
    * Identifier, Length and Request Authenticator as 19 latin1 characters (fixed length and last, so
@@ -30,11 +33,6 @@ export class DuplicateCache {
       if (e.pending) return "pending";
       if (e.reply) return e.reply;
     }
-    if (e) this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(key, { reply: undefined, pending: true, expires: now + this.windowMs });
     return "new";
   }
@@ -45,12 +43,14 @@ export class DuplicateCache {
       this.entries.delete(key);
       return;
     }
-    this.entries.delete(key);
     this.entries.set(key, { reply, pending: false, expires: now + this.windowMs });
   }
 
+  /** Frees the answers whose window has passed. */
   sweep(now: number): void {
-    for (const [key, e] of this.entries) if (e.expires <= now) this.entries.delete(key);
+    const expired: string[] = [];
+    for (const [key, e] of this.entries.entries()) if (e.expires <= now) expired.push(key);
+    for (const key of expired) this.entries.delete(key);
   }
 
   get size(): number {

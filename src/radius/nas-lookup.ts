@@ -3,12 +3,13 @@
  * and marking it heard from. Every packet needs these and they rarely change, so they are kept for
  * a few seconds: a new secret, a new assignment or new options apply within NAS_CACHE_TTL_MS.
  */
-import type { DB } from "../db/database.js";
+import { LRUCache } from "lru-cache";
 import { nowDatetime } from "../db/time.js";
-import { type DeviceRow, deviceRepository } from "../modules/devices/devices.repository.js";
+import type { Ctx } from "../modules/context.js";
+import type { DeviceRow } from "../modules/devices/devices.repository.js";
+import { findDeviceByMac } from "../modules/devices/devices.service.js";
 import type { LocationOptionsRow, LocationRow } from "../modules/locations/locations.repository.js";
-import { locationRepository } from "../modules/locations/locations.repository.js";
-import { loadOptions } from "../modules/locations/locations.service.js";
+import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
 
 export interface NasContext {
   device: DeviceRow;
@@ -24,11 +25,11 @@ const NAS_CACHE_MAX = 10_000;
 const HEARD_WRITE_INTERVAL_MS = 30_000;
 
 export class NasLookup {
-  private readonly cache = new Map<string, { context: NasContext | undefined; until: number }>();
+  private readonly cache = new LRUCache<string, { context: NasContext | undefined; until: number }>({ max: NAS_CACHE_MAX });
   private readonly lastHeardWrite = new Map<number, number>();
   private readonly loading = new Map<string, Promise<NasContext | undefined>>();
 
-  constructor(private readonly db: DB) {}
+  constructor(private readonly ctx: Ctx) {}
 
   /**
    * The first registered device among the candidate MACs (canonical form). Synchronous when the
@@ -67,14 +68,12 @@ export class NasLookup {
   }
 
   private async load(mac: string, now: number): Promise<NasContext | undefined> {
-    const device = await deviceRepository.findByMac(this.db, mac);
+    const device = await findDeviceByMac(this.ctx, mac);
     let context: NasContext | undefined;
     if (device) {
-      const found = device.location_id === null ? undefined : await locationRepository.findById(this.db, device.location_id);
-      const location = found && found.deleted === 0 ? found : undefined;
-      context = { device, location, options: location ? await loadOptions(this.db, location.id) : undefined };
+      const location = device.location_id === null ? undefined : await findLiveLocation(this.ctx, device.location_id);
+      context = { device, location, options: location ? await loadOptions(this.ctx, location.id) : undefined };
     }
-    if (this.cache.size >= NAS_CACHE_MAX) this.cache.clear();
     this.cache.set(mac, { context, until: now + NAS_CACHE_TTL_MS });
     return context;
   }
@@ -84,6 +83,6 @@ export class NasLookup {
     const last = this.lastHeardWrite.get(device.id);
     if (last !== undefined && now - last < HEARD_WRITE_INTERVAL_MS) return undefined;
     this.lastHeardWrite.set(device.id, now);
-    return deviceRepository.markHeard(this.db, device.id, nowDatetime());
+    return this.ctx.repos.devices.markHeard(this.ctx.db, device.id, nowDatetime());
   }
 }

@@ -1,21 +1,24 @@
 /**
- * One datagram in, at most one datagram out. Anything that does not prove it comes from a
- * registered access point (unknown device, bad authenticator, missing or bad
- * Message-Authenticator) is dropped without an answer, as RFC 2865/3579 ask.
+ * One datagram in, at most one datagram out, in three steps: verify (a well-formed request from a
+ * registered access point that proves it knows the device's secret), decide (access rules, or
+ * accounting written through the injected writer), encode (the signed reply). Anything that does
+ * not verify (unknown device, bad authenticator, missing or bad Message-Authenticator) is dropped
+ * without an answer, as RFC 2865/3579 ask.
  */
 import type { FastifyBaseLogger } from "fastify";
+import { LRUCache } from "lru-cache";
 import type { Config } from "../config.js";
-import type { DB } from "../db/database.js";
-import { dialectOf } from "../db/dialect.js";
-import { type AccessDeps, authorizeAccess } from "./access.service.js";
-import { AccountingBatcher } from "./accounting-batcher.js";
-import { type AccountingJob, acctStatus, recordAccounting } from "./accounting.service.js";
-import { NasLookup } from "./nas-lookup.js";
+import type { SubmitWrite } from "../db/batched-writer.js";
+import { REDACTED } from "../logger.js";
+import { type AccessDecision, type AccessDeps, authorizeAccess } from "./access.service.js";
+import { type AccountingJob, type AccountingRecord, acctStatus } from "./accounting.service.js";
+import type { NasContext, NasLookup } from "./nas-lookup.js";
 import type { PasswordProof } from "./password-check.js";
 import { isCredentialUsername } from "./portal-credentials.js";
 import {
   CODE,
   type Decoded,
+  RadiusSecret,
   accountingAuthenticatorValid,
   checkMessageAuthenticator,
   decodePacket,
@@ -27,13 +30,31 @@ import {
   stringAttr,
   wellFormed,
 } from "./radius-codec.js";
+import type { SessionCounters } from "./radius.repository.js";
 import { totalOctets } from "./reply-attributes.js";
 import { accessPointMacs, leadingMac } from "./station-id.js";
-import { VisitMemo } from "./visit-memo.js";
 
 export type PortKind = "auth" | "acct";
 
 const NO_PROOF: PasswordProof = { kind: "none" };
+/** Device secrets with their HMAC pads worked out; a site has few, this bounds a flood of changes. */
+const SECRETS_MAX = 10_000;
+
+export interface PacketHandlerDeps {
+  config: Readonly<Config>;
+  log: FastifyBaseLogger;
+  nas: NasLookup;
+  access: AccessDeps;
+  /** Writes one packet's accounting (group commit on SQLite, a transaction each on PostgreSQL). */
+  account: SubmitWrite<AccountingJob, SessionCounters>;
+}
+
+/** A request that verified: from this access point, signed with its secret. */
+interface Verified {
+  request: Decoded;
+  nas: NasContext;
+  secret: RadiusSecret;
+}
 
 /** An integer attribute's number (undefined when absent or enumerated by name). */
 function numberAttr(attrs: Record<string, unknown>, name: string): number | undefined {
@@ -41,31 +62,36 @@ function numberAttr(attrs: Record<string, unknown>, name: string): number | unde
   return typeof v === "number" ? v : undefined;
 }
 
-export class PacketHandler {
-  private readonly nas: NasLookup;
-  /** What access and accounting need (accounting uses db and visits). */
-  private readonly deps: AccessDeps;
-  /** SQLite: group commit. PostgreSQL: one transaction per packet, in parallel over the pool. */
-  private readonly applyAccounting: (job: AccountingJob) => Promise<unknown>;
+function accountingRecord(attrs: Record<string, unknown>): AccountingRecord {
+  return {
+    status: acctStatus(intAttr(attrs, "Acct-Status-Type")),
+    acctSessionId: stringAttr(attrs, "Acct-Session-Id"),
+    userName: stringAttr(attrs, "User-Name"),
+    clientMac: leadingMac(stringAttr(attrs, "Calling-Station-Id")),
+    counters: {
+      session_time: numberAttr(attrs, "Acct-Session-Time") ?? 0,
+      input_octets: totalOctets(numberAttr(attrs, "Acct-Input-Octets"), numberAttr(attrs, "Acct-Input-Gigawords")),
+      output_octets: totalOctets(numberAttr(attrs, "Acct-Output-Octets"), numberAttr(attrs, "Acct-Output-Gigawords")),
+    },
+    terminateCause: intAttr(attrs, "Acct-Terminate-Cause")?.toString(),
+  };
+}
 
-  constructor(
-    db: DB,
-    private readonly config: Readonly<Config>,
-    private readonly log: FastifyBaseLogger,
-  ) {
-    this.nas = new NasLookup(db);
-    const deps = { db, config, visits: new VisitMemo() };
-    this.deps = deps;
-    if (dialectOf(db) === "sqlite") {
-      const batcher = new AccountingBatcher(deps);
-      this.applyAccounting = (job) => batcher.submit(job);
-    } else {
-      this.applyAccounting = (job) => recordAccounting(deps, job.nas, job.rec, job.at);
-    }
-  }
+export class PacketHandler {
+  private readonly secrets = new LRUCache<string, RadiusSecret>({ max: SECRETS_MAX });
+
+  constructor(private readonly deps: PacketHandlerDeps) {}
 
   /** The reply to send, or undefined to stay silent. Throws only on infrastructure faults (database). */
   async handle(kind: PortKind, datagram: Buffer): Promise<Buffer | undefined> {
+    const verified = await this.verify(kind, datagram);
+    if (!verified) return undefined;
+    if (kind === "auth") return this.encodeAccess(verified, await this.decideAccess(verified));
+    await this.deps.account({ nas: verified.nas, at: new Date(), rec: accountingRecord(verified.request.attributes) });
+    return encodeReply(verified.request, CODE.AccountingResponse, [], verified.secret);
+  }
+
+  private async verify(kind: PortKind, datagram: Buffer): Promise<Verified | undefined> {
     const packet = wellFormed(datagram);
     if (!packet) return this.drop("malformed packet");
     if (packet[0] !== (kind === "auth" ? CODE.AccessRequest : CODE.AccountingRequest)) return this.drop("wrong code for this port");
@@ -77,55 +103,54 @@ export class PacketHandler {
     }
     const attrs = request.attributes;
     // Cached answers come back synchronously: awaiting only real promises saves a turn per packet.
-    const found = this.nas.find(accessPointMacs(stringAttr(attrs, "Called-Station-Id"), stringAttr(attrs, "NAS-Identifier")));
+    const found = this.deps.nas.find(accessPointMacs(stringAttr(attrs, "Called-Station-Id"), stringAttr(attrs, "NAS-Identifier")));
     const nas = found instanceof Promise ? await found : found;
     if (!nas) return this.drop("unknown access point");
     const { device } = nas;
-    const secret = device.radius_secret;
+    const secret = this.secretOf(device.radius_secret);
     const ma = checkMessageAuthenticator(packet, secret);
     if (ma === "invalid") return this.drop("bad Message-Authenticator", device.id);
     if (kind === "auth") {
-      if (ma === "absent" && this.config.radius.requireMessageAuthenticator) return this.drop("no Message-Authenticator", device.id);
+      if (ma === "absent" && this.deps.config.radius.requireMessageAuthenticator) return this.drop("no Message-Authenticator", device.id);
     } else if (!accountingAuthenticatorValid(packet, secret)) {
       return this.drop("bad accounting authenticator", device.id);
     }
-    const heard = this.nas.markHeard(device);
+    const heard = this.deps.nas.markHeard(device);
     if (heard) await heard;
-    const clientMac = leadingMac(stringAttr(attrs, "Calling-Station-Id"));
-    const userName = stringAttr(attrs, "User-Name");
-
-    if (kind === "auth") {
-      // User-Password is decrypted only for a portal credential (MAC authentication sends a public one).
-      const proof = userName !== undefined && isCredentialUsername(userName) ? this.proof(request, secret) : NO_PROOF;
-      const decision = await authorizeAccess(this.deps, nas, { userName, proof, clientMac });
-      if (this.log.level === "debug" || this.log.level === "trace") {
-        const outcome = decision.accept ? { via: decision.via } : { reason: decision.reason };
-        this.log.debug({ deviceId: device.id, userName, accept: decision.accept, ...outcome }, "radius access");
-      }
-      if (decision.accept) return encodeReply(request, CODE.AccessAccept, decision.attributes, secret);
-      return encodeReply(request, CODE.AccessReject, decision.replyMessage ? [["Reply-Message", decision.replyMessage]] : [], secret);
-    }
-
-    await this.applyAccounting({
-      nas,
-      at: new Date(),
-      rec: {
-        status: acctStatus(intAttr(attrs, "Acct-Status-Type")),
-        acctSessionId: stringAttr(attrs, "Acct-Session-Id"),
-        userName,
-        clientMac,
-        counters: {
-          session_time: numberAttr(attrs, "Acct-Session-Time") ?? 0,
-          input_octets: totalOctets(numberAttr(attrs, "Acct-Input-Octets"), numberAttr(attrs, "Acct-Input-Gigawords")),
-          output_octets: totalOctets(numberAttr(attrs, "Acct-Output-Octets"), numberAttr(attrs, "Acct-Output-Gigawords")),
-        },
-        terminateCause: intAttr(attrs, "Acct-Terminate-Cause")?.toString(),
-      },
-    });
-    return encodeReply(request, CODE.AccountingResponse, [], secret);
+    return { request, nas, secret };
   }
 
-  private proof(request: Decoded, secret: string): PasswordProof {
+  private async decideAccess({ request, nas, secret }: Verified): Promise<AccessDecision> {
+    const attrs = request.attributes;
+    const userName = stringAttr(attrs, "User-Name");
+    // User-Password is decrypted only for a portal credential (MAC authentication sends a public one).
+    const isCredential = userName !== undefined && isCredentialUsername(userName);
+    const proof = isCredential ? this.proof(request, secret) : NO_PROOF;
+    const decision = await authorizeAccess(this.deps.access, nas, { userName, proof, clientMac: leadingMac(stringAttr(attrs, "Calling-Station-Id")) });
+    const { log } = this.deps;
+    if (log.level === "debug" || log.level === "trace") {
+      const outcome = decision.accept ? { via: decision.via } : { reason: decision.reason };
+      // A portal credential's User-Name is half of a one-time secret: it is never logged.
+      log.debug({ deviceId: nas.device.id, userName: isCredential ? REDACTED : userName, accept: decision.accept, ...outcome }, "radius access");
+    }
+    return decision;
+  }
+
+  private encodeAccess({ request, secret }: Verified, decision: AccessDecision): Buffer {
+    if (decision.accept) return encodeReply(request, CODE.AccessAccept, decision.attributes, secret);
+    return encodeReply(request, CODE.AccessReject, decision.replyMessage ? [["Reply-Message", decision.replyMessage]] : [], secret);
+  }
+
+  private secretOf(text: string): RadiusSecret {
+    let secret = this.secrets.get(text);
+    if (!secret) {
+      secret = new RadiusSecret(text);
+      this.secrets.set(text, secret);
+    }
+    return secret;
+  }
+
+  private proof(request: Decoded, secret: RadiusSecret): PasswordProof {
     const hidden = rawUserPassword(request.raw);
     if (hidden) {
       const password = decryptUserPassword(hidden, secret, request.authenticator);
@@ -139,7 +164,7 @@ export class PacketHandler {
   }
 
   private drop(reason: string, deviceId?: number): undefined {
-    this.log.debug({ reason, deviceId }, "radius packet dropped");
+    this.deps.log.debug({ reason, deviceId }, "radius packet dropped");
     return undefined;
   }
 }

@@ -1,5 +1,6 @@
 /** PAP and CHAP checks of an Access-Request against a known cleartext password. */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { md5 } from "../md5.js";
 
 /** How the request proved the password: PAP (User-Password, already decrypted) or CHAP. */
 export type PasswordProof =
@@ -17,7 +18,7 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
  * else the Request Authenticator (the caller passes whichever applies).
  */
 export function chapResponse(ident: number, password: string, challenge: Buffer): Buffer {
-  return createHash("md5").update(Buffer.from([ident])).update(password, "utf8").update(challenge).digest();
+  return md5(Buffer.from([ident]), password, challenge);
 }
 
 export function proofMatches(proof: PasswordProof, password: string): boolean {

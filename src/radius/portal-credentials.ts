@@ -6,8 +6,8 @@
 import { READABLE_ALPHABET, randomString } from "../random-text.js";
 import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
-import { MAC_RE, canonicalMac } from "../http/validation.js";
-import { radiusRepository } from "./radius.repository.js";
+import { MAC_RE, canonicalMac } from "../mac-address.js";
+import type { RadiusRepository } from "./radius.repository.js";
 
 export interface IssueCredentialInput {
   guestId: number;
@@ -48,7 +48,7 @@ function positiveInt(name: string, v: unknown): number {
  * characters (about 93 bits; 16 octets is one PAP block, which CoovaChilli's UAM encoding needs).
  * Throws TypeError on invalid input; the portal validates before calling.
  */
-export async function issueCredential(db: DB, input: IssueCredentialInput): Promise<PortalCredential> {
+export async function issueCredential(ctx: { db: DB; radius: RadiusRepository }, input: IssueCredentialInput): Promise<PortalCredential> {
   const guestId = positiveInt("guestId", input.guestId);
   const locationId = positiveInt("locationId", input.locationId);
   const deviceId = input.deviceId === null ? null : positiveInt("deviceId", input.deviceId);
@@ -61,7 +61,7 @@ export async function issueCredential(db: DB, input: IssueCredentialInput): Prom
     username: `${USERNAME_PREFIX}${randomString(USERNAME_ALPHABET, USERNAME_RANDOM_LENGTH)}`,
     password: randomString(PASSWORD_ALPHABET, PASSWORD_LENGTH),
   };
-  await radiusRepository.insertCredential(db, {
+  await ctx.radius.insertCredential(ctx.db, {
     ...credential,
     guest_id: guestId,
     location_id: locationId,

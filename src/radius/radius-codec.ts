@@ -10,7 +10,7 @@ import { timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import radius from "radius";
 import { type ReplyAttribute, decodeAttributes, encodeAttributes, resetAttributeTables } from "./attribute-codec.js";
-import { HmacMd5, Md5 } from "./md5.js";
+import { HmacMd5, Md5 } from "../md5.js";
 
 export type { ReplyAttribute };
 
@@ -124,26 +124,27 @@ export function octetsAttr(attrs: Record<string, unknown>, name: string): Buffer
   return Buffer.isBuffer(first) ? first : undefined;
 }
 
-/** A device secret's octets and HMAC pads, worked out once per secret (a site has few). */
-interface SecretKey {
-  octets: Buffer;
-  hmac: HmacMd5;
-}
-const secretKeys = new Map<string, SecretKey>();
-const SECRET_KEYS_MAX = 10_000;
-
-function keyOf(secret: string): SecretKey {
-  let k = secretKeys.get(secret);
-  if (!k) {
-    if (secretKeys.size >= SECRET_KEYS_MAX) secretKeys.clear();
-    const octets = Buffer.from(secret, "utf8");
-    k = { octets, hmac: new HmacMd5(octets) };
-    secretKeys.set(secret, k);
+/**
+ * A device secret's octets and HMAC pads, worked out once. The packet handler keeps one per device
+ * secret it sees; a plain string (tests, one-off calls) is worked out on each call.
+ */
+export class RadiusSecret {
+  readonly octets: Buffer;
+  readonly hmac: HmacMd5;
+  constructor(readonly text: string) {
+    this.octets = Buffer.from(text, "utf8");
+    this.hmac = new HmacMd5(this.octets);
   }
-  return k;
 }
 
-/** Scratch for the functions below: each uses them synchronously, start to finish. */
+function keyOf(secret: RadiusSecret | string): RadiusSecret {
+  return typeof secret === "string" ? new RadiusSecret(secret) : secret;
+}
+
+/**
+ * Scratch for the functions below: each uses them synchronously, start to finish, so no value
+ * outlives a call (they hold no state between packets, only spare allocations).
+ */
 const hash = new Md5();
 const digest = Buffer.alloc(16);
 
@@ -154,7 +155,7 @@ export type MessageAuthenticatorCheck = "absent" | "valid" | "invalid";
  * Access-Request signs with its own Request Authenticator; Accounting-Request (as FreeRADIUS
  * does, like RFC 5176 requests) with the authenticator field zeroed. More than one is invalid.
  */
-export function checkMessageAuthenticator(packet: Buffer, secret: string): MessageAuthenticatorCheck {
+export function checkMessageAuthenticator(packet: Buffer, secret: RadiusSecret | string): MessageAuthenticatorCheck {
   const offsets = attributeOffsets(packet, ATTR.MessageAuthenticator);
   if (offsets.length === 0) return "absent";
   const off = offsets[0];
@@ -168,14 +169,14 @@ export function checkMessageAuthenticator(packet: Buffer, secret: string): Messa
 }
 
 /** RFC 2866 section 3: Request Authenticator = MD5(Code+Identifier+Length+16 zero octets+Attributes+Secret). */
-export function accountingAuthenticatorValid(packet: Buffer, secret: string): boolean {
+export function accountingAuthenticatorValid(packet: Buffer, secret: RadiusSecret | string): boolean {
   hash.reset().update(packet, 0, AUTH_START).zeros(AUTH_END - AUTH_START).update(packet, AUTH_END, packet.length);
   hash.update(keyOf(secret).octets).digestInto(digest);
   return timingSafeEqual(digest, packet.subarray(AUTH_START, AUTH_END));
 }
 
 /** RFC 2865 section 5.2: User-Password hidden with MD5(secret + RA), chained over 16-octet blocks. */
-export function decryptUserPassword(hidden: Buffer, secret: string, requestAuthenticator: Buffer): string | undefined {
+export function decryptUserPassword(hidden: Buffer, secret: RadiusSecret | string, requestAuthenticator: Buffer): string | undefined {
   if (hidden.length < 16 || hidden.length > 128 || hidden.length % 16 !== 0) return undefined;
   const out = Buffer.alloc(hidden.length);
   const { octets } = keyOf(secret);
@@ -204,7 +205,7 @@ const scratch = Buffer.alloc(MAX_PACKET);
  * place, then the Response Authenticator over the result, RFC 3579 section 3.2). Proxy-State
  * attributes are copied back unchanged (RFC 2865 section 5.33).
  */
-export function encodeReply(request: Decoded, code: number, attributes: ReplyAttribute[], secret: string): Buffer {
+export function encodeReply(request: Decoded, code: number, attributes: ReplyAttribute[], secret: RadiusSecret | string): Buffer {
   ensureDictionaries();
   const withMa = code === CODE.AccessAccept || code === CODE.AccessReject;
   let off = HEADER;
@@ -233,7 +234,7 @@ export function encodeReply(request: Decoded, code: number, attributes: ReplyAtt
  * first the Message-Authenticator (when the first attribute is one, RFC 3579 section 3.2), then
  * the Response Authenticator = MD5(Code+Identifier+Length+RequestAuth+Attributes+Secret) (RFC 2865 section 3).
  */
-export function signResponse(packet: Buffer, requestAuthenticator: Buffer, secret: string, firstIsMessageAuthenticator: boolean): Buffer {
+export function signResponse(packet: Buffer, requestAuthenticator: Buffer, secret: RadiusSecret | string, firstIsMessageAuthenticator: boolean): Buffer {
   const { octets, hmac } = keyOf(secret);
   requestAuthenticator.copy(packet, AUTH_START);
   if (firstIsMessageAuthenticator) {

@@ -6,11 +6,17 @@ import { type RemoteInfo, type Socket, createSocket } from "node:dgram";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
-import { toDbDatetime } from "../db/time.js";
+import { createBatchedWriter } from "../db/batched-writer.js";
+import { type AccountingJob, recordAccountingBatch } from "./accounting.service.js";
 import { DuplicateCache } from "./duplicate-cache.js";
 import { PacketHandler, type PortKind } from "./packet-handler.js";
+import { NasLookup } from "./nas-lookup.js";
+import { PacketTime } from "./packet-time.js";
 import { ensureDictionaries } from "./radius-codec.js";
-import { radiusRepository } from "./radius.repository.js";
+import { createRepositories } from "../modules/context.js";
+import { runDatabaseHousekeeping } from "./housekeeping.js";
+import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
+import { VisitMemo } from "./visit-memo.js";
 
 export interface RadiusListener {
   /** Ports actually bound (ephemeral ones when the config says 0). */
@@ -23,6 +29,8 @@ export interface RadiusDeps {
   db: DB;
   config: Readonly<Config>;
   log: FastifyBaseLogger;
+  /** The app's repositories (startService shares the HTTP app's); made for this server when not given. */
+  ctx?: RadiusCtx;
 }
 
 /** NASes retransmit after a few seconds, a handful of times; 30 s covers that with room to spare. */
@@ -32,8 +40,6 @@ const DUPLICATE_MAX_ENTRIES = 100_000;
 const MAX_IN_FLIGHT = 2_048;
 const HOUSEKEEPING_MS = 10_000;
 const PURGE_EVERY_MS = 3_600_000;
-/** Used or expired credentials are kept a day for support questions, then deleted. */
-const CREDENTIAL_RETENTION_MS = 86_400_000;
 const RECV_BUFFER = 4 * 1024 * 1024;
 
 function bind(host: string, port: number): Promise<Socket> {
@@ -51,9 +57,18 @@ function bind(host: string, port: number): Promise<Socket> {
   });
 }
 
-export async function startRadius({ db, config, log }: RadiusDeps): Promise<RadiusListener> {
+export async function startRadius({ db, config, log, ctx: given }: RadiusDeps): Promise<RadiusListener> {
   ensureDictionaries();
-  const handler = new PacketHandler(db, config, log);
+  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository() };
+  // Everything this server remembers belongs to it: a second server in the process shares nothing.
+  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime() };
+  const handler = new PacketHandler({
+    config,
+    log,
+    nas: new NasLookup(ctx),
+    access,
+    account: createBatchedWriter(db, (jobs: AccountingJob[]) => recordAccountingBatch(access, jobs)),
+  });
   const auth = await bind(config.radius.host, config.radius.authPort);
   let acct: Socket;
   try {
@@ -110,9 +125,9 @@ export async function startRadius({ db, config, log }: RadiusDeps): Promise<Radi
     for (const c of caches) c.sweep(now);
     if (now - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = now;
-    radiusRepository
-      .purgeCredentials(db, toDbDatetime(new Date(now - CREDENTIAL_RETENTION_MS)))
-      .catch((err) => log.error({ err }, "purging expired portal credentials failed"));
+    runDatabaseHousekeeping(ctx, config, new Date(now))
+      .then((done) => log.debug(done, "radius housekeeping"))
+      .catch((err) => log.error({ err }, "radius housekeeping failed; it runs again within the hour"));
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
 

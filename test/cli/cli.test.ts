@@ -1,59 +1,26 @@
 /** The guestwifi command as an operator runs it: a real process, a real database, real signals. */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
-import { sql } from "kysely";
-import { createDatabase } from "../../src/db/database.js";
-import { DIALECTS, PG_URL } from "../helpers/db.js";
+import { DIALECTS } from "../helpers/db.js";
+import { BIN, type CliDatabase, cliDatabase, waitForLine } from "./cli-db.js";
 
 const run = promisify(execFile);
-const BIN = join(process.cwd(), "bin/guestwifi.js");
-
-function waitForLine(child: ChildProcess, re: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`no line matching ${re} in ${ms} ms; got:\n${seen}`)), ms);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const m = seen.match(re);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`exited with ${code} before ${re}; got:\n${seen}`)));
-  });
-}
 
 for (const dialect of DIALECTS) {
   describe(`guestwifi command (${dialect})`, () => {
+    let cdb: CliDatabase;
     let url: string;
-    let cleanup: () => Promise<void>;
     before(async () => {
-      const tag = randomBytes(5).toString("hex");
-      if (dialect === "sqlite") {
-        const file = join(tmpdir(), `guestwifi-cli-${tag}.db`);
-        url = `sqlite:${file}`;
-        cleanup = async () => {
-          for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
-        };
-      } else {
-        const schema = `cli_${tag}`;
-        const admin = createDatabase(PG_URL, { poolSize: 1 });
-        await sql`create schema ${sql.id(schema)}`.execute(admin);
-        url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-        cleanup = async () => {
-          await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-          await admin.destroy();
-        };
-      }
+      cdb = await cliDatabase(dialect);
+      url = cdb.url;
     });
-    after(async () => cleanup());
+    after(async () => cdb.close());
 
     const env = () => ({ ...process.env, DATABASE_URL: url, LOG_LEVEL: "silent", RADIUS_ENABLED: "false" });
 

@@ -4,9 +4,10 @@ import { type DemoSummary, generateDemo } from "../../src/cli/demo.js";
 import { planActivity } from "../../src/cli/demo-activity.js";
 import { DEMO_SITES } from "../../src/cli/demo-catalogue.js";
 import { seededRng } from "../../src/cli/demo-random.js";
-import { MAC_RE } from "../../src/http/validation.js";
+import { MAC_RE } from "../../src/mac-address.js";
 import { findDeviceModel } from "../../src/modules/devices/device-models.js";
 import { localDay } from "../../src/modules/guests/local-day.js";
+import { READABLE_ALPHABET } from "../../src/random-text.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
 
@@ -26,7 +27,7 @@ for (const dialect of DIALECTS) {
     const messages: string[] = [];
     before(async () => {
       t = await createTestApp(dialect);
-      summary = await generateDemo(t.db, { accountId: t.accountId, days: DAYS, seed: 3, until, onProgress: (m) => messages.push(m) });
+      summary = await generateDemo(t.deps, { accountId: t.accountId, days: DAYS, seed: 3, until, onProgress: (m) => messages.push(m) });
     });
     after(async () => t.close());
 
@@ -72,6 +73,12 @@ for (const dialect of DIALECTS) {
       const statuses = await t.db.selectFrom("devices").select(["last_heard_at", "model_id"]).where("account_id", "=", t.accountId).execute();
       for (const d of statuses) assert.ok(findDeviceModel(d.model_id), `${d.model_id} is in the device catalogue`);
       assert.ok(statuses.some((d) => d.last_heard_at === null), "one access point never connected");
+      // The same alphabet as create-device: letters and digits, no look-alikes.
+      const secrets = await t.db.selectFrom("devices").select("radius_secret").where("account_id", "=", t.accountId).execute();
+      for (const { radius_secret } of secrets) {
+        assert.equal(radius_secret.length, 24);
+        for (const c of radius_secret) assert.ok(READABLE_ALPHABET.includes(c), `${radius_secret}: "${c}" is not in the create-device alphabet`);
+      }
       assert.ok(statuses.some((d) => d.last_heard_at !== null));
     });
 
@@ -126,7 +133,7 @@ for (const dialect of DIALECTS) {
 
     it("gives the same activity for the same seed and end, also in another account", async () => {
       const other = await t.newAccount();
-      const again = await generateDemo(t.db, { accountId: other.accountId, days: DAYS, seed: 3, until });
+      const again = await generateDemo(t.deps, { accountId: other.accountId, days: DAYS, seed: 3, until });
       assert.deepEqual(again, summary);
       const series = async (accountId: number) => {
         const locs = await locationsOf(accountId);

@@ -7,8 +7,9 @@ import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { OTHER_CONNECTION_POLL_MS, changeGeneration, createDatabase } from "../../src/db/database.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
+import { ReadCache } from "../../src/db/read-cache.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
-import { locationRepository } from "../../src/modules/locations/locations.repository.js";
+import { createRepositories } from "../../src/modules/context.js";
 import { createTestDb } from "../helpers/db.js";
 
 const loc = (accountId: number, name: string) => ({
@@ -24,7 +25,9 @@ describe("read cache of location rows (SQLite)", () => {
     const b = createDatabase(`sqlite:${file}`);
     try {
       await migrateToLatest(a);
-      const { accountId } = await createAccount(a, "cache@example.com");
+      const repos = createRepositories();
+      const locationRepository = repos.locations;
+      const { accountId } = await createAccount({ db: a, repos }, "cache@example.com");
       const id = await locationRepository.insert(a, loc(accountId, "Before"));
       assert.equal((await locationRepository.findOwned(a, accountId, [id]))[0].name, "Before");
       assert.equal((await locationRepository.findOwned(a, accountId, [id]))[0].name, "Before");
@@ -35,11 +38,43 @@ describe("read cache of location rows (SQLite)", () => {
       await sleep(OTHER_CONNECTION_POLL_MS + 10);
       assert.notEqual(changeGeneration(a), g);
       assert.equal((await locationRepository.findOwned(a, accountId, [id]))[0].name, "Other connection");
-      const other = await createAccount(a, "cache2@example.com");
+      const other = await createAccount({ db: a, repos }, "cache2@example.com");
       assert.deepEqual(await locationRepository.findOwned(a, other.accountId, [id]), [], "never another account's row");
     } finally {
       await a.destroy();
       await b.destroy();
+      for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+    }
+  });
+
+  it("serves a kept row without reading again until anything is written", async () => {
+    const file = join(tmpdir(), `guestwifi-cache-${randomBytes(5).toString("hex")}.db`);
+    const db = createDatabase(`sqlite:${file}`);
+    try {
+      await migrateToLatest(db);
+      const ctx = { db, repos: createRepositories() };
+      const cache = new ReadCache<string, { n: number }>(2);
+      let reads = 0;
+      const read = async () => ({ n: ++reads });
+      assert.equal(cache.get(db, "a"), undefined);
+      assert.deepEqual(await cache.load(db, "a", read), { n: 1 });
+      assert.deepEqual(cache.get(db, "a"), { n: 1 }, "served from memory");
+      assert.deepEqual(cache.getAll(db, ["a"]), [{ n: 1 }]);
+      await cache.load(db, "b", read);
+      await cache.load(db, "c", read);
+      assert.equal(cache.get(db, "a"), undefined, "the oldest row made room");
+      assert.deepEqual(cache.getAll(db, ["b", "c"]), [{ n: 2 }, { n: 3 }]);
+      await createAccount(ctx, "cache3@example.com");
+      assert.equal(cache.get(db, "b"), undefined, "a write empties it");
+      // A read that a write overtook is not kept: it may have seen the rows before the write.
+      await cache.load(db, "d", async () => {
+        await createAccount(ctx, "cache4@example.com");
+        return { n: 99 };
+      });
+      assert.equal(cache.get(db, "d"), undefined);
+      assert.equal(reads, 3);
+    } finally {
+      await db.destroy();
       for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
     }
   });

@@ -1,5 +1,6 @@
 /** A whole app on a fresh database, with one account, for HTTP-level tests through app.inject(). */
 import type { FastifyInstance, InjectOptions } from "fastify";
+import { type AppDeps, createAppDeps } from "../../src/app-deps.js";
 import { buildApp } from "../../src/app.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
@@ -8,6 +9,8 @@ import { type Dialect, type TestDb, createTestDb } from "./db.js";
 export interface TestApp extends TestDb {
   app: FastifyInstance;
   config: Readonly<Config>;
+  /** The app's own repositories (what services take first), on its database. */
+  deps: AppDeps;
   /** Identifier of the first account. */
   identifier: string;
   accountId: number;
@@ -35,16 +38,23 @@ let counter = 0;
 export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
   const tdb = await createTestDb(dialect);
   const config = loadConfig({ LOG_LEVEL: "silent", PUBLIC_URL: "http://portal.test", RADIUS_ENABLED: "false", ...env });
-  const app = await buildApp({ config, db: tdb.db, logger: false });
+  const app = await buildApp({ config, db: tdb.db, deps: createAppDeps(tdb.db), logger: false });
   await app.ready();
-  const first = await createAccount(tdb.db, `owner${++counter}-${Date.now()}@example.com`);
+  return testAppOf(tdb, app, config);
+}
+
+/** The TestApp helpers around an app that is already built (by buildApp, or by startService on `tdb.db`'s database). */
+export async function testAppOf(tdb: TestDb, app: FastifyInstance, config: Readonly<Config>): Promise<TestApp> {
+  const deps = app.deps;
+  const first = await createAccount(deps, `owner${++counter}-${Date.now()}@example.com`);
   const t: TestApp = {
     ...tdb,
     app,
     config,
+    deps,
     identifier: first.identifier,
     accountId: first.accountId,
-    newAccount: (email) => createAccount(tdb.db, email ?? `other${++counter}-${Date.now()}@example.com`),
+    newAccount: (email) => createAccount(deps, email ?? `other${++counter}-${Date.now()}@example.com`),
     async call(method, path, params = {}, opts = {}) {
       const identifier = opts.identifier === undefined ? first.identifier : opts.identifier;
       const all: Record<string, unknown> = identifier === null ? { ...params } : { identifier, ...params };

@@ -1,11 +1,16 @@
 /**
  * No input produces a 500 or a half-written record: every API route, read from the OpenAPI document,
- * gets hostile values in each of its parameters, as a form, as JSON and in the query.
+ * gets hostile values in each of its parameters, as a form, as JSON and in the query, the other
+ * parameters valid (so that the hostile value reaches the services and the database), on every
+ * database.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
+import { subUserParams } from "../helpers/sub-users.js";
+import { makeCampaign, templateId } from "../modules/campaigns/campaign-fixtures.js";
+import { login } from "../modules/guests/guests-fixtures.js";
 
 const HOSTILE: unknown[] = [
   "",
@@ -18,6 +23,8 @@ const HOSTILE: unknown[] = [
   "\u202Egnp.exe",
   "\u0000null\u0000byte",
   "9007199254740993",
+  "2147483648",
+  "2147483647",
   "-1",
   "0",
   "1,,2",
@@ -62,6 +69,46 @@ async function tableCounts(t: TestApp): Promise<Record<string, number>> {
   return out;
 }
 
+const strings = (p: Record<string, unknown>) => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, String(v)]));
+
+let macCounter = 0;
+const freshMac = () => `0A:${(Date.now() * 100 + ++macCounter).toString(16).slice(-10).padStart(10, "0").match(/../g)!.join(":")}`;
+
+/** Valid parameters of every route, records included, so that each hostile value is the only thing wrong. */
+async function validBases(t: TestApp): Promise<Record<string, () => Record<string, unknown>>> {
+  const location = (await t.call("POST", "create-or-update-location", locationParams())).body.location_id;
+  const campaign = (await makeCampaign(t)).campaign_id;
+  const device = (await t.call("POST", "create-device", { device_name: "AP", model_id: "openwrt-generic", mac_address: freshMac() })).body.device_id;
+  const { guestId } = await login(t, { accountId: t.accountId, locationId: location, timezone: "America/Chicago", at: "2026-03-01T12:00:00Z", identity: "g@example.com" });
+  const template = await templateId(t, "CustomFormLogin");
+  const range = { from_date: "2026-02-01", to_date: "2026-03-01" };
+  return {
+    "/api/create-or-update-location": () => locationParams(),
+    "/api/get-location": () => ({ location_ids: location }),
+    "/api/location-list": () => ({}),
+    "/api/delete-location": () => ({ location_id: location }),
+    "/api/location-assign-campaign": () => ({ location_id: location, campaign_id: campaign }),
+    "/api/device-assign-location": () => ({ location_id: location, device_id: device }),
+    "/api/get-location-devices": () => ({ location_id: location }),
+    "/api/get-location-options": () => ({ location_id: location }),
+    "/api/set-session-and-bandwidth-info": () => ({ location_id: location }),
+    "/api/create-or-update-campaign": () => ({ name: "Hostile", template_campaign_id: template }),
+    "/api/get-campaign": () => ({ campaign_ids: campaign }),
+    "/api/campaign-list": () => ({}),
+    "/api/delete-campaign": () => ({ campaign_id: campaign }),
+    "/api/social-user-list": () => ({ location_ids: location, ...range }),
+    "/api/get-social-user-profile": () => ({ user_ids: guestId }),
+    "/api/create-device": () => ({ device_name: "AP", model_id: "openwrt-generic", mac_address: freshMac() }),
+    "/api/get-device": () => ({ device_ids: device }),
+    "/api/device-list": () => ({}),
+    "/api/device-models": () => ({}),
+    "/api/get-social-logins": () => ({ location_id: location, ...range }),
+    "/api/get-visits": () => ({ location_id: location, ...range }),
+    "/api/subuser-list": () => ({}),
+    "/api/create-sub-user": () => subUserParams(location),
+  };
+}
+
 for (const dialect of DIALECTS) {
   describe(`hostile input on every route (${dialect})`, () => {
     let t: TestApp;
@@ -76,23 +123,33 @@ for (const dialect of DIALECTS) {
       assert.ok(routes.length >= 9, `only ${routes.length} routes documented`);
     });
 
+    it("has valid parameters for every route, so that every hostile value reaches the service", async () => {
+      const bases = await validBases(t);
+      for (const route of routes) {
+        assert.ok(bases[route.path], `no valid parameters for ${route.path}: add them to validBases`);
+        if (route.path === "/api/delete-location" || route.path === "/api/delete-campaign") continue;
+        const res = await t.app.inject({ method: route.method, url: `${route.path}?${new URLSearchParams(strings(bases[route.path]()))}`, headers: { identifier: t.identifier } });
+        assert.equal(res.statusCode, 200, `${route.method} ${route.path}: ${res.body.slice(0, 300)}`);
+      }
+    });
+
     it("answers 200 or 400 in the error shape, never 500, and writes nothing on 400", async () => {
-      // A real location so that ids in hostile values sometimes hit something that exists.
-      await t.call("POST", "create-or-update-location", locationParams());
+      const bases = await validBases(t);
       for (const route of routes) {
         for (const param of route.params) {
           for (const value of [...HOSTILE, ...(route.method === "POST" ? JSON_HOSTILE : [])]) {
             const asJson = route.method === "POST" && (typeof value !== "string" || value.length % 2 === 0);
+            const params = { ...bases[route.path](), [param]: value };
             const before = await tableCounts(t);
             const res = await t.app.inject({
               method: route.method,
-              url: route.method === "GET" ? `${route.path}?${new URLSearchParams({ [param]: String(value) })}` : route.path,
+              url: route.method === "GET" ? `${route.path}?${new URLSearchParams(strings(params))}` : route.path,
               headers: { identifier: t.identifier, ...(route.method === "POST" && !asJson ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
               payload:
                 route.method === "POST"
                   ? asJson
-                    ? JSON.stringify({ [param]: value })
-                    : new URLSearchParams({ [param]: String(value) }).toString()
+                    ? JSON.stringify(params)
+                    : new URLSearchParams(strings(params)).toString()
                   : undefined,
               ...(asJson ? { headers: { identifier: t.identifier, "content-type": "application/json" } } : {}),
             });

@@ -16,6 +16,7 @@ for (const dialect of DIALECTS) {
       t = await createTestApp(dialect, {
         PORTAL_SECRET: "portal-secret-for-tests",
         PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
+        PORTAL_SMS_RATE_LIMIT_PER_MINUTE: "1000",
         TWILIO_API_BASE_URL: twilio.url,
         TWILIO_ACCOUNT_SID: "AC0123456789abcdef0123456789abcdef",
         TWILIO_AUTH_TOKEN: "twilio-token",

@@ -128,12 +128,13 @@ export interface PortalResponse {
   location?: string;
 }
 
-/** A browser-like client over app.inject: keeps cookies, sends Accept: text/html. */
+/** A browser-like client over app.inject: keeps cookies, sends Accept: text/html, from address `ip`. */
 export class PortalClient {
   readonly cookies = new Map<string, string>();
   constructor(
     private readonly app: FastifyInstance,
     private readonly ua = IPHONE_UA,
+    private readonly ip = "127.0.0.1",
   ) {}
 
   private async send(method: "GET" | "POST", url: string, form?: Record<string, string>): Promise<PortalResponse> {
@@ -143,6 +144,7 @@ export class PortalClient {
     const res = await this.app.inject({
       method,
       url: path,
+      remoteAddress: this.ip,
       headers: form ? { ...headers, "content-type": "application/x-www-form-urlencoded" } : headers,
       payload: form ? new URLSearchParams(form).toString() : undefined,
     });

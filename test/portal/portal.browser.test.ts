@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { type Browser, type Page, chromium } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../helpers/browser.js";
 import { localDay } from "../../src/modules/guests/local-day.js";
 import { coovaPapDecode } from "../../src/portal/gateways/coova.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
@@ -61,11 +62,7 @@ for (const dialect of DIALECTS) {
       });
       await t.app.listen({ host: "127.0.0.1", port });
       radius = await startRadius({ db: t.db, config: t.config, log: t.app.log });
-      browser = await chromium.launch({
-        executablePath: "/usr/bin/chromium",
-        headless: true,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-      });
+      browser = await launchChromium();
     });
 
     after(async () => {

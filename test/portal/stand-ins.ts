@@ -20,7 +20,10 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-async function listen(handler: (req: Recorded) => { status: number; type: string; body: string }): Promise<StandIn> {
+/** A handler answers with a response, or with "drop" to cut the connection without one. */
+type Answer = { status: number; type: string; body: string } | "drop";
+
+async function listen(handler: (req: Recorded) => Answer): Promise<StandIn> {
   const requests: Recorded[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -36,6 +39,10 @@ async function listen(handler: (req: Recorded) => { status: number; type: string
       };
       requests.push(rec);
       const out = handler(rec);
+      if (out === "drop") {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(out.status, { "content-type": out.type, connection: "close" });
       res.end(out.body);
     });
@@ -53,14 +60,21 @@ async function listen(handler: (req: Recorded) => { status: number; type: string
 export interface TwilioStandIn extends StandIn {
   /** Answer the next send with Twilio's error shape and this status. */
   failNext(status: number): void;
+  /** Take the next send, then cut the connection without an answer (was it sent? nobody knows). */
+  dropNext(): void;
   /** The 6-digit code of the last message sent to `to`. */
   lastCode(to: string): string;
 }
 
 export async function startTwilioStandIn(): Promise<TwilioStandIn> {
   let fail = 0;
+  let drop = false;
   let n = 0;
   const standIn = await listen(() => {
+    if (drop) {
+      drop = false;
+      return "drop";
+    }
     if (fail) {
       const status = fail;
       fail = 0;
@@ -73,6 +87,9 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
     ...standIn,
     failNext(status) {
       fail = status;
+    },
+    dropNext() {
+      drop = true;
     },
     lastCode(to) {
       const sent = standIn.requests.filter((r) => r.form.get("To") === to);

@@ -43,7 +43,7 @@ for (const dialect of DIALECTS) {
     it("keeps the guest's totals from Start, Interim-Update and Stop, with Gigawords, visible through the API", async () => {
       const client = randomMac();
       const guestId = await makeGuest(t, locationId, client);
-      const cred = await issueCredential(t.db, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
+      const cred = await issueCredential(t.deps, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
       const session = [`User-Name = "${cred.username}"`, `Acct-Session-Id = "sess-${guestId}"`, `Calling-Station-Id = "${dashed(client)}"`];
       const start = await acct(["Acct-Status-Type = Start", ...session]);
       assert.equal(start.code, "Accounting-Response", start.output);
@@ -123,7 +123,7 @@ for (const dialect of DIALECTS) {
       const guestId = await makeGuest(t, locationId, client);
       const peer = await openPeer();
       try {
-        const cred = await issueCredential(t.db, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
+        const cred = await issueCredential(t.deps, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
         const access = accessRequestBytes(ap.secret, 9, [
           ["User-Name", cred.username],
           ["User-Password", cred.password],
@@ -194,7 +194,7 @@ for (const dialect of DIALECTS) {
       const guestId = await makeGuest(t, locationId, client);
       const session = [`Acct-Session-Id = "cap-${guestId}"`, `Calling-Station-Id = "${dashed(client)}"`];
       await acct(["Acct-Status-Type = Interim-Update", ...session, "Acct-Input-Octets = 5", "Acct-Output-Octets = 0", "Acct-Output-Gigawords = 10"]);
-      const cred = await issueCredential(t.db, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
+      const cred = await issueCredential(t.deps, { guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
       const r = await radclient(t.radius.authPort, "auth", ap.secret, papRequest(ap.mac, client, cred.username, cred.password));
       assert.equal(r.code, "Access-Reject", r.output);
       assert.match(r.attributes["Reply-Message"] ?? "", /used up/);

@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
 
     const credentialFor = async (clientMac: string, overrides: { ttlSeconds?: number; at?: Date; deviceId?: number | null } = {}) => {
       const guestId = await makeGuest(t, locationId, clientMac);
-      const cred = await issueCredential(t.db, {
+      const cred = await issueCredential(t.deps, {
         guestId,
         locationId,
         deviceId: overrides.deviceId === undefined ? ap.id : overrides.deviceId,
@@ -182,7 +182,7 @@ for (const dialect of DIALECTS) {
       assert.equal(r.attributes["ChilliSpot-Max-Total-Octets"], "200000000");
 
       await t.db.updateTable("daily_usage").set({ octets: 500_000_000 }).where("guest_id", "=", cred.guestId).execute();
-      const next = await issueCredential(t.db, { guestId: cred.guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
+      const next = await issueCredential(t.deps, { guestId: cred.guestId, locationId, deviceId: ap.id, clientMac: client, ttlSeconds: 60 });
       const spent = await auth(papRequest(ap.mac, client, next.username, next.password));
       assert.equal(spent.code, "Access-Reject");
       assert.equal(spent.attributes["Reply-Message"], "Your data allowance at this location for today is used up.");

@@ -6,10 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { type Config, loadConfig } from "../../src/config.js";
 import { nowDatetime } from "../../src/db/time.js";
-import { deviceRepository } from "../../src/modules/devices/devices.repository.js";
 import { newRadiusSecret } from "../../src/modules/devices/devices.service.js";
 import { recordLogin } from "../../src/modules/guests/guest-activity.service.js";
-import { locationRepository } from "../../src/modules/locations/locations.repository.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import type { Dialect } from "../helpers/db.js";
@@ -29,7 +27,7 @@ export async function createRadiusEnv(dialect: Dialect, env: Record<string, stri
     RADIUS_INTERIM_INTERVAL: "120",
     ...env,
   });
-  const radius = await startRadius({ db: t.db, config: radiusConfig, log: t.app.log });
+  const radius = await startRadius({ db: t.db, config: radiusConfig, log: t.app.log, ctx: t.deps });
   const close = t.close;
   return Object.assign(t, {
     radius,
@@ -52,7 +50,7 @@ let seq = 0;
 
 export async function makeLocation(t: TestApp, options: LocationOptionsInput = {}, timezone = "America/Chicago"): Promise<number> {
   const now = nowDatetime();
-  const id = await locationRepository.insert(t.db, {
+  const id = await t.deps.repos.locations.insert(t.db, {
     account_id: t.accountId,
     name: `Cafe ${++seq}`,
     address1: "1 Main Street",
@@ -67,7 +65,7 @@ export async function makeLocation(t: TestApp, options: LocationOptionsInput = {
     last_modified: now,
     deleted: 0,
   });
-  await locationRepository.upsertOptions(t.db, {
+  await t.deps.repos.locations.upsertOptions(t.db, {
     location_id: id,
     session_time_limit: options.session_time_limit ?? 0,
     max_bandwidth_up: options.max_bandwidth_up ?? 0,
@@ -98,7 +96,7 @@ export async function makeDevice(t: TestApp, locationId: number | null, accountI
   const mac = randomMac();
   const secret = newRadiusSecret(); // as create-device makes them
   const now = nowDatetime();
-  const id = await deviceRepository.insert(t.db, {
+  const id = await t.deps.repos.devices.insert(t.db, {
     account_id: accountId,
     location_id: locationId,
     model_id: "test-ap",

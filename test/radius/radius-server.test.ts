@@ -9,7 +9,6 @@ import { sql } from "kysely";
 import { loadConfig } from "../../src/config.js";
 import { createDatabase } from "../../src/db/database.js";
 import { nowDatetime } from "../../src/db/time.js";
-import { deviceRepository } from "../../src/modules/devices/devices.repository.js";
 import { startService } from "../../src/server.js";
 import { DIALECTS, PG_URL, createTestDb } from "../helpers/db.js";
 import { openPeer, radclient } from "./radclient.js";
@@ -57,16 +56,15 @@ for (const dialect of DIALECTS) {
         const account = await service.db.insertInto("accounts").values({ email: `lifecycle-${dialect}@example.com`, created_at: nowDatetime() }).returning("id").executeTakeFirstOrThrow();
         const now = nowDatetime();
         const secret = "lifecycle-secret";
-        await deviceRepository.insert(service.db, {
+        await service.app.deps.repos.devices.insert(service.db, {
           account_id: account.id, location_id: null, model_id: "test-ap", name: "AP", mac_address: "02:00:00:00:00:01",
           radius_secret: secret, last_upgraded: null, last_heard_at: null, create_date: now, update_date: now,
         });
         const r = await radclient(acctPort, "acct", secret, ["Acct-Status-Type = Start", 'Acct-Session-Id = "one"', 'NAS-Identifier = "02-00-00-00-00-01"']);
         assert.equal(r.code, "Accounting-Response", r.output);
 
-        // A burst still being processed when stop() is called. On PostgreSQL a lock held by another
-        // connection keeps it in flight for certain; SQLite processes too fast to hold it, so there
-        // stop() comes as soon as the first answer is back.
+        // A burst still being processed when stop() is called: every packet the server had read
+        // must be completed before stop() resolves (and before the database closes).
         const peer = await openPeer();
         const burst = Array.from({ length: 200 }, (_, i) =>
           accountingRequestBytes(secret, i % 256, [
@@ -75,8 +73,11 @@ for (const dialect of DIALECTS) {
             ["NAS-Identifier", "02-00-00-00-00-01"],
           ]),
         );
+        const reader = createDatabase(dialect === "postgres" ? PG_URL : tdb.url, { searchPath: tdb.schema, poolSize: 1 });
+        const stored = async () =>
+          (await reader.selectFrom("radius_sessions").select("acct_session_id").where("acct_session_id", "like", "burst-%").execute()).map((r) => r.acct_session_id).sort();
         if (dialect === "postgres") {
-          const admin = createDatabase(PG_URL, { searchPath: tdb.schema, poolSize: 1 });
+          // A lock held by another connection keeps every packet of the burst in flight for certain.
           let release!: () => void;
           const released = new Promise<void>((resolve) => {
             release = resolve;
@@ -85,7 +86,7 @@ for (const dialect of DIALECTS) {
           const isLocked = new Promise<void>((resolve) => {
             locked = resolve;
           });
-          const holder = admin.connection().execute(async (conn) => {
+          const holder = reader.connection().execute(async (conn) => {
             await sql`begin`.execute(conn);
             await sql`lock table radius_sessions in exclusive mode`.execute(conn);
             locked();
@@ -93,6 +94,7 @@ for (const dialect of DIALECTS) {
             await sql`commit`.execute(conn);
           });
           await isLocked;
+          // 500 ms for the server to read all 200 datagrams; none can be answered behind the lock.
           assert.deepEqual(await peer.exchange(acctPort, burst, 1, 500), [], "blocked behind the lock");
           let done = false;
           const stopping = service.stop().then(() => {
@@ -103,13 +105,19 @@ for (const dialect of DIALECTS) {
           release();
           await holder;
           await stopping;
-          const rows = await admin.selectFrom("radius_sessions").select((eb) => eb.fn.countAll().as("n")).where("acct_session_id", "like", "burst-%").executeTakeFirstOrThrow();
-          assert.ok(Number(rows.n) > 0, "the in-flight packets were completed");
-          await admin.destroy();
+          assert.equal((await stored()).length, 200, "every packet read before stop() was completed");
         } else {
-          await peer.exchange(acctPort, burst, 1, 2000);
+          // SQLite commits a burst within a few event-loop turns: stop() comes as soon as the first
+          // answer is back, with the rest still being read and written.
+          const answers = await peer.exchange(acctPort, burst, 1, 2000);
+          assert.ok(answers.length >= 1);
           await service.stop();
+          const atStop = await stored();
+          await new Promise((r) => setTimeout(r, 300));
+          assert.deepEqual(await stored(), atStop, "nothing was still being written after stop() resolved");
+          assert.ok(atStop.length >= answers.length, `${atStop.length} stored, ${answers.length} answered`);
         }
+        await reader.destroy();
         stopped = true;
         await peer.close();
         assert.deepEqual(errors, [], "no packet hit a closed database");

@@ -7,7 +7,6 @@
  */
 import type { Kysely } from "kysely";
 import { BIG, idColumn, idColumnType } from "../dialect.js";
-import { BUILTIN_TEMPLATES } from "../../modules/campaigns/campaign-templates.js";
 
 const DT = "varchar(19)" as const;
 const DAY = "varchar(10)" as const;
@@ -293,6 +292,47 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute();
   }
 }
+
+/*
+ * The built-in templates as this migration inserts them, frozen here as data: a migration must
+ * insert the same rows whenever it runs, so it never reads application code that may change later.
+ * Changing a template means a new migration that updates its row.
+ */
+const TEMPLATE_BASE = {
+  version: 1,
+  ssid: "GuestWiFi",
+  footer_text: "Free WiFi for our guests",
+  text_color: "1f2933",
+  background: "f5f7fa",
+  custom_terms:
+    "<p>By connecting you agree to use this network lawfully and accept that we record your login " +
+    "details to operate the service.</p>",
+  redirect_url: "",
+  custom_fields: { name: true, email: true, phone: false },
+};
+const NO_LOGINS = { facebook: false, custom: false, twitter: false, instagram: false, linkedin: false, email: false, sms: false, clickthrough: false };
+
+const BUILTIN_TEMPLATES = [
+  {
+    name: "CustomFormLogin",
+    filename: "template-custom-form.html",
+    payload: { ...TEMPLATE_BASE, title_text: "Welcome! Tell us who you are", login_options: { ...NO_LOGINS, custom: true } },
+  },
+  {
+    name: "SocialLogin",
+    filename: "template-social-login.html",
+    payload: {
+      ...TEMPLATE_BASE,
+      title_text: "Welcome! Log in to get online",
+      login_options: { ...NO_LOGINS, facebook: true, twitter: true, instagram: true, linkedin: true, email: true },
+    },
+  },
+  {
+    name: "ClickThrough",
+    filename: "template-click-through.html",
+    payload: { ...TEMPLATE_BASE, title_text: "Free WiFi", login_options: { ...NO_LOGINS, clickthrough: true } },
+  },
+] as const;
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of [

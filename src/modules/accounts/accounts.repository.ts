@@ -1,4 +1,5 @@
 import type { DB } from "../../db/database.js";
+import { withRowLock } from "../../db/transaction.js";
 
 export interface CallerRow {
   account_id: number;
@@ -6,36 +7,51 @@ export interface CallerRow {
   readonly: number | null;
 }
 
-export const accountRepository = {
-  async insertAccount(db: DB, email: string, now: string): Promise<number> {
-    const row = await db.insertInto("accounts").values({ email, created_at: now }).returning("id").executeTakeFirstOrThrow();
-    return row.id;
-  },
+/** Accounts and their API identifiers. Holds no state: made per app like every repository. */
+export function createAccountRepository() {
+  return {
+    async insertAccount(db: DB, email: string, now: string): Promise<number> {
+      const row = await db.insertInto("accounts").values({ email, created_at: now }).returning("id").executeTakeFirstOrThrow();
+      return row.id;
+    },
 
-  async findAccountByEmail(db: DB, email: string): Promise<{ id: number } | undefined> {
-    return db.selectFrom("accounts").select("id").where("email", "=", email).executeTakeFirst();
-  },
+    async findAccountByEmail(db: DB, email: string): Promise<{ id: number } | undefined> {
+      return db.selectFrom("accounts").select("id").where("email", "=", email).executeTakeFirst();
+    },
 
-  async countAccounts(db: DB): Promise<number> {
-    const row = await db.selectFrom("accounts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
+    /** Holds the account's row until the transaction ends: writers on the account's behalf take turns. */
+    async holdForWrite(db: DB, accountId: number): Promise<void> {
+      await withRowLock(db, db.selectFrom("accounts").select("id").where("id", "=", accountId), "hold").execute();
+    },
 
-  async insertIdentifier(db: DB, accountId: number, subUserId: number | null, tokenHash: string, now: string): Promise<void> {
-    await db
-      .insertInto("api_identifiers")
-      .values({ account_id: accountId, sub_user_id: subUserId, token_hash: tokenHash, created_at: now })
-      .execute();
-  },
+    async countAccounts(db: DB): Promise<number> {
+      const row = await db.selectFrom("accounts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
 
-  /** The caller behind an identifier hash, or undefined when unknown or revoked. */
-  async findCallerByHash(db: DB, tokenHash: string): Promise<CallerRow | undefined> {
-    return db
-      .selectFrom("api_identifiers as i")
-      .leftJoin("sub_users as s", "s.id", "i.sub_user_id")
-      .select(["i.account_id", "i.sub_user_id", "s.readonly"])
-      .where("i.token_hash", "=", tokenHash)
-      .where("i.revoked_at", "is", null)
-      .executeTakeFirst();
-  },
-};
+    async insertIdentifier(db: DB, accountId: number, subUserId: number | null, tokenHash: string, now: string): Promise<void> {
+      await db
+        .insertInto("api_identifiers")
+        .values({ account_id: accountId, sub_user_id: subUserId, token_hash: tokenHash, created_at: now })
+        .execute();
+    },
+
+    /**
+     * The caller behind an identifier hash, or undefined when unknown or revoked. A sub-user's
+     * identifier whose sub-user row is gone is unknown too: without the row nothing says what it
+     * may do (read-only or not), so it may do nothing.
+     */
+    async findCallerByHash(db: DB, tokenHash: string): Promise<CallerRow | undefined> {
+      return db
+        .selectFrom("api_identifiers as i")
+        .leftJoin("sub_users as s", "s.id", "i.sub_user_id")
+        .select(["i.account_id", "i.sub_user_id", "s.readonly"])
+        .where("i.token_hash", "=", tokenHash)
+        .where("i.revoked_at", "is", null)
+        .where((eb) => eb.or([eb("i.sub_user_id", "is", null), eb("s.id", "is not", null)]))
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type AccountRepository = ReturnType<typeof createAccountRepository>;

@@ -14,28 +14,32 @@ export interface LocationDayVisits {
   count: number;
 }
 
-export const analyticsRepository = {
-  /** Logins per location, local day and login type (primary-key range scans, no sorting). */
-  async loginsByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayLogins[]> {
-    if (locationIds.length === 0) return [];
-    return db
-      .selectFrom("daily_logins")
-      .select(["location_id", "day", "login_type", "count"])
-      .where("location_id", "in", locationIds)
-      .where("day", ">=", fromDay)
-      .where("day", "<=", toDay)
-      .execute();
-  },
+export function createAnalyticsRepository() {
+  return {
+    /** Logins per location, local day and login type (primary-key range scans, no sorting). */
+    async loginsByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayLogins[]> {
+      if (locationIds.length === 0) return [];
+      return db
+        .selectFrom("daily_logins")
+        .select(["location_id", "day", "login_type", "count"])
+        .where("location_id", "in", locationIds)
+        .where("day", ">=", fromDay)
+        .where("day", "<=", toDay)
+        .execute();
+    },
 
-  /** Distinct visitors per location and local day. */
-  async visitsByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayVisits[]> {
-    if (locationIds.length === 0) return [];
-    return db
-      .selectFrom("daily_visits")
-      .select(["location_id", "day", "count"])
-      .where("location_id", "in", locationIds)
-      .where("day", ">=", fromDay)
-      .where("day", "<=", toDay)
-      .execute();
-  },
-};
+    /** Distinct visitors per location and local day. */
+    async visitsByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayVisits[]> {
+      if (locationIds.length === 0) return [];
+      return db
+        .selectFrom("daily_visits")
+        .select(["location_id", "day", "count"])
+        .where("location_id", "in", locationIds)
+        .where("day", ">=", fromDay)
+        .where("day", "<=", toDay)
+        .execute();
+    },
+  };
+}
+
+export type AnalyticsRepository = ReturnType<typeof createAnalyticsRepository>;

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from "fastify";
-import { ok, registerApiRoute } from "../../http/api-route.js";
+import { type ApiRouter, dateRangeCheck, ok } from "../../http/api-route.js";
+import type { Ctx } from "../context.js";
+import { ownedLocation } from "../locations/locations.refs.js";
 import * as S from "./analytics.schemas.js";
 import * as analytics from "./analytics.service.js";
 import { ClosedDaysCache } from "./closed-days-cache.js";
@@ -11,10 +12,14 @@ const common =
   "location's own time zone; categories list every day of the range (or, with agg=WEEK/MONTH, the first day " +
   "inside the range of each ISO week / calendar month) and every data array has one number per category.";
 
-export function analyticsRoutes(app: FastifyInstance): void {
+export function analyticsRoutes(api: ApiRouter<Ctx>): void {
   // One per app: it holds counts of this app's database.
   const cache = new ClosedDaysCache();
-  registerApiRoute(app, {
+  // Deleted locations too: their history stays readable.
+  const refs = { location_id: ownedLocation.list(S.ANALYTICS_MAX_LOCATIONS) };
+  const checks = [dateRangeCheck(S.ANALYTICS_MAX_DAYS)];
+
+  api.route({
     method: "GET",
     url: "/api/get-social-logins",
     summary: "Logins per day and login type",
@@ -22,11 +27,14 @@ export function analyticsRoutes(app: FastifyInstance): void {
     tags,
     access: "read",
     params: S.AnalyticsParams,
+    refs,
+    checks,
     response: S.AnalyticsSeriesResponse,
-    handler: async ({ db, caller }, p, bag) => ok(await analytics.socialLogins(db, cache, caller.accountId, p, bag)),
+    handler: async ({ ctx }, p, r) =>
+      ok(await analytics.socialLogins(ctx, cache, { locations: r.location_id, fromDay: p.from_date, toDay: p.to_date, agg: p.agg ?? "DAY" })),
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/get-visits",
     summary: "Visits (distinct guests connected) per day",
@@ -34,7 +42,10 @@ export function analyticsRoutes(app: FastifyInstance): void {
     tags,
     access: "read",
     params: S.AnalyticsParams,
+    refs,
+    checks,
     response: S.AnalyticsSeriesResponse,
-    handler: async ({ db, caller }, p, bag) => ok(await analytics.visits(db, cache, caller.accountId, p, bag)),
+    handler: async ({ ctx }, p, r) =>
+      ok(await analytics.visits(ctx, cache, { locations: r.location_id, fromDay: p.from_date, toDay: p.to_date, agg: p.agg ?? "DAY" })),
   });
 }

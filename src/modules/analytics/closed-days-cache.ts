@@ -6,6 +6,7 @@
  * after it ended in the location's zone (late accounting, clocks of several instances). A write to an
  * older day (an import, the demo generator run beside a live server) shows after at most the TTL.
  */
+import { LRUCache } from "lru-cache";
 import { addDays, localDay } from "../guests/local-day.js";
 
 export const CLOSED_DAYS_TTL_MS = 5 * 60_000;
@@ -15,13 +16,17 @@ export function lastClosedDay(now: number, timeZone: string): string {
   return addDays(localDay(new Date(now), timeZone), -2);
 }
 
+/** One per app (it holds counts of that app's database); bounded, least recently used entries go first. */
 export class ClosedDaysCache {
-  private entries = new Map<string, { until: number; counts: readonly number[] }>();
+  // Expiry is checked against the caller's `now` (the one the series is computed for), not a clock of the cache.
+  private readonly entries: LRUCache<string, { until: number; counts: readonly number[] }>;
 
   constructor(
     private readonly ttlMs = CLOSED_DAYS_TTL_MS,
-    private readonly maxEntries = 200_000,
-  ) {}
+    maxEntries = 200_000,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   private static key(kind: string, locationId: number, day: string): string {
     return `${kind}:${locationId}:${day}`;
@@ -34,8 +39,6 @@ export class ClosedDaysCache {
 
   set(kind: string, locationId: number, day: string, counts: readonly number[], now: number): void {
     if (this.ttlMs <= 0) return;
-    // Simple and bounded: when full, start over (entries are cheap to read again).
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(ClosedDaysCache.key(kind, locationId, day), { until: now + this.ttlMs, counts });
   }
 }

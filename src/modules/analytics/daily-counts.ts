@@ -2,10 +2,9 @@
  * Per-day counts of several locations, summed: what both analytics series are made of. Closed days
  * come from the ClosedDaysCache when it has them; the rest is read from the daily aggregates.
  */
-import type { DB } from "../../db/database.js";
+import type { Ctx } from "../context.js";
 import { daysBetween } from "../guests/local-day.js";
 import { LOGIN_TYPES } from "../guests/login-types.js";
-import { analyticsRepository } from "./analytics.repository.js";
 import { type ClosedDaysCache, lastClosedDay } from "./closed-days-cache.js";
 
 /** logins: one number per login type, in the order of LOGIN_TYPES; visits: one number. */
@@ -22,15 +21,16 @@ interface Pending {
   lastClosed: string;
 }
 
-async function readRows(db: DB, kind: CountKind, ids: number[], from: string, to: string) {
-  if (kind === "visits") return (await analyticsRepository.visitsByLocationDay(db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
-  const rows = await analyticsRepository.loginsByLocationDay(db, ids, from, to);
+async function readRows(ctx: Ctx, kind: CountKind, ids: number[], from: string, to: string) {
+  const repo = ctx.repos.analytics;
+  if (kind === "visits") return (await repo.visitsByLocationDay(ctx.db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
+  const rows = await repo.loginsByLocationDay(ctx.db, ids, from, to);
   return rows.map((r) => ({ location_id: r.location_id, day: r.day, count: r.count, index: TYPE_INDEX.get(r.login_type) }));
 }
 
 /** Day -> counts summed over `locations`, for the days of [from, to] that have any. */
 export async function dailyCounts(
-  db: DB,
+  ctx: Ctx,
   cache: ClosedDaysCache,
   kind: CountKind,
   locations: { id: number; timezone: string }[],
@@ -67,7 +67,7 @@ export async function dailyCounts(
   const start = pending.map((p) => p.firstDay).sort()[0]; // YYYY-MM-DD strings sort as days
   const byLocation = new Map<number, Map<string, number[]>>(pending.map((p) => [p.id, new Map()]));
   const firstDayOf = new Map(pending.map((p) => [p.id, p.firstDay]));
-  for (const r of await readRows(db, kind, [...byLocation.keys()], start, to)) {
+  for (const r of await readRows(ctx, kind, [...byLocation.keys()], start, to)) {
     if (r.index === undefined || r.day < firstDayOf.get(r.location_id)!) continue;
     const perDay = byLocation.get(r.location_id)!;
     let counts = perDay.get(r.day);

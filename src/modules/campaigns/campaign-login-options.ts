@@ -1,9 +1,10 @@
 /**
  * The two ways a client names a campaign's login methods: the specification's login_* flags, and
- * login_options (a JSON object, or its text in a form) that overrides them all.
+ * login_options (a JSON object, or its text in a form) that overrides them all. Reading them is
+ * part of validating a create-or-update-campaign call; the service gets the methods.
  */
-import { type ErrorBag, msg } from "../../errors.js";
-import { LOGIN_METHODS, type LoginMethod, noLogins, SPEC_LOGIN_PARAMS } from "./campaign-payload.js";
+import { msg } from "../../errors.js";
+import { LOGIN_METHODS, type LoginMethod, SPEC_LOGIN_PARAMS, type SpecLoginMethod, noLogins } from "./campaign-payload.js";
 import { LOGIN_OPTIONS_MAX_CHARS } from "./campaigns.schemas.js";
 
 const PARAM = "login_options";
@@ -16,60 +17,50 @@ function toBoolean(value: unknown): boolean | undefined {
   return undefined;
 }
 
+export type LoginOptionsResult = { methods: Record<LoginMethod, boolean> } | { sentences: string[] };
+
 /**
- * The complete set of login methods given by login_options, or undefined when it was not given
- * (a blank form field counts as not given). Methods not named are off. Problems go to the bag.
+ * The complete set of login methods login_options names (methods not named are off), or the
+ * sentences that refuse it; undefined when it was not given (a blank form field counts as not given).
  */
-export function parseLoginOptions(raw: unknown, bag: ErrorBag): Record<LoginMethod, boolean> | undefined {
-  if (raw === undefined || bag.has(PARAM)) return undefined;
+export function parseLoginOptions(raw: unknown): LoginOptionsResult | undefined {
+  if (raw === undefined) return undefined;
   let value: unknown = raw;
   if (typeof raw === "string") {
     if (raw.trim() === "") return undefined;
-    if (raw.length > LOGIN_OPTIONS_MAX_CHARS) {
-      bag.add(PARAM, msg.maxChars(PARAM, LOGIN_OPTIONS_MAX_CHARS));
-      return undefined;
-    }
+    if (raw.length > LOGIN_OPTIONS_MAX_CHARS) return { sentences: [msg.maxChars(PARAM, LOGIN_OPTIONS_MAX_CHARS)] };
     try {
       value = JSON.parse(raw);
     } catch {
-      bag.add(PARAM, msg.json(PARAM));
-      return undefined;
+      return { sentences: [msg.json(PARAM)] };
     }
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    bag.add(PARAM, msg.jsonObject(PARAM));
-    return undefined;
-  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return { sentences: [msg.jsonObject(PARAM)] };
   const methods = noLogins();
-  let failed = false;
+  const sentences: string[] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (!(LOGIN_METHODS as readonly string[]).includes(key)) {
-      bag.add(PARAM, msg.unknownKey(PARAM, key, LOGIN_METHODS));
-      failed = true;
+      sentences.push(msg.unknownKey(PARAM, key, LOGIN_METHODS));
       continue;
     }
     const on = toBoolean(v);
     if (on === undefined) {
-      bag.add(PARAM, msg.keyOneOf(PARAM, key, ACCEPTED_VALUES));
-      failed = true;
+      sentences.push(msg.keyOneOf(PARAM, key, ACCEPTED_VALUES));
       continue;
     }
     methods[key as LoginMethod] = on;
   }
-  return failed ? undefined : methods;
+  return sentences.length > 0 ? { sentences } : { methods };
 }
 
-export type LoginFlagParams = Partial<Record<`login_${(typeof SPEC_LOGIN_PARAMS)[number]}`, "0" | "1">>;
+export type LoginFlagParams = Partial<Record<`login_${SpecLoginMethod}`, "0" | "1">>;
 
-/**
- * The login_* flags that were given, applied over the current methods (the others keep their value).
- * A flag that failed validation is skipped: the call fails under its own name.
- */
-export function applyLoginFlags(current: Record<LoginMethod, boolean>, p: LoginFlagParams, bag: ErrorBag): Record<LoginMethod, boolean> {
-  const out = { ...current };
+/** The login_* flags that were given, as methods on (true) or off (false). */
+export function loginFlagsOf(p: LoginFlagParams): Partial<Record<SpecLoginMethod, boolean>> {
+  const out: Partial<Record<SpecLoginMethod, boolean>> = {};
   for (const method of SPEC_LOGIN_PARAMS) {
-    const param = `login_${method}` as const;
-    if (p[param] !== undefined && !bag.has(param)) out[method] = p[param] === "1";
+    const flag = p[`login_${method}`];
+    if (flag !== undefined) out[method] = flag === "1";
   }
   return out;
 }

@@ -28,6 +28,7 @@ export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 /** The login_* request parameters of the specification, each naming a method. */
 export const SPEC_LOGIN_PARAMS = ["facebook", "custom", "twitter", "instagram", "linkedin"] as const;
+export type SpecLoginMethod = (typeof SPEC_LOGIN_PARAMS)[number];
 
 export interface CampaignPayload {
   version: 1;

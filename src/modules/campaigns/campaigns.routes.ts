@@ -1,14 +1,36 @@
-import type { FastifyInstance } from "fastify";
-import { ok, registerApiRoute } from "../../http/api-route.js";
-import { parseIdList } from "../../http/validation.js";
-import { campaignRepository } from "./campaigns.repository.js";
+import type { Static } from "@sinclair/typebox";
+import { msg } from "../../errors.js";
+import { type ApiRouter, ok } from "../../http/api-route.js";
+import type { Ctx } from "../context.js";
+import { liveLocation } from "../locations/locations.refs.js";
+import { loginFlagsOf, parseLoginOptions } from "./campaign-login-options.js";
+import { parsePayload } from "./campaign-payload.js";
+import { ownCampaign, readableCampaign, usableCampaign } from "./campaigns.refs.js";
 import * as S from "./campaigns.schemas.js";
 import * as campaigns from "./campaigns.service.js";
 
 const tags = ["Campaigns"];
 
-export function campaignRoutes(app: FastifyInstance): void {
-  registerApiRoute(app, {
+type WriteParams = Partial<Static<typeof S.CampaignWriteParams>>;
+
+/** The payload changes a create-or-update call asks for; login_options must have parsed. */
+function changesOf(p: WriteParams): campaigns.CampaignChanges {
+  const options = parseLoginOptions(p.login_options);
+  return {
+    ssid: p.ssid,
+    text_color: p.text_color,
+    background: p.background,
+    footer_text: p.footer_text,
+    title_text: p.title_text,
+    custom_terms: p.custom_terms,
+    redirect_url: p.redirect_url,
+    loginMethods: options && "methods" in options ? options.methods : undefined,
+    loginFlags: loginFlagsOf(p),
+  };
+}
+
+export function campaignRoutes(api: ApiRouter<Ctx>): void {
+  api.route({
     method: "POST",
     url: "/api/create-or-update-campaign",
     summary: "Create a campaign from a template, or update one when campaign_id is given",
@@ -18,9 +40,27 @@ export function campaignRoutes(app: FastifyInstance): void {
     tags,
     access: "write",
     params: S.CampaignWriteParams,
+    // campaign_id wins when both are given: the template only matters when a campaign is created.
+    refs: { campaign_id: ownCampaign.one("update"), template_campaign_id: usableCampaign.one().unlessGiven("campaign_id") },
+    checks: [
+      ({ given, fail }) => {
+        if (!given("campaign_id") && !given("template_campaign_id")) fail("template_campaign_id", msg.required("template_campaign_id"));
+      },
+      ({ p, refs, fail }) => {
+        const options = parseLoginOptions(p.login_options);
+        if (options && "sentences" in options) {
+          for (const sentence of options.sentences) fail("login_options", sentence);
+          return;
+        }
+        const base = refs.campaign_id ?? refs.template_campaign_id;
+        // Throws no-login-method when nothing would be left to log in with.
+        if (base) campaigns.composePayload(parsePayload(base.payload), changesOf(p));
+      },
+    ],
     response: S.CampaignWriteResponse,
-    handler: async ({ db, caller, config }, p, bag) => {
-      const { row, created } = await campaigns.saveCampaign(db, caller.accountId, p, bag);
+    handler: async ({ ctx, caller, config }, p, r) => {
+      const target = r.campaign_id ? { update: r.campaign_id } : { copyOf: r.template_campaign_id! };
+      const { row, created } = await campaigns.saveCampaign(ctx, caller.accountId, p.name, changesOf(p), target);
       const data = campaigns.toCampaignRecord(row, config.publicUrl);
       return ok({
         message: created ? "Campaign has been created successfully." : "Campaign has been updated successfully.",
@@ -32,23 +72,19 @@ export function campaignRoutes(app: FastifyInstance): void {
     },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/get-campaign",
     summary: "Read up to 10 campaigns by id: own ones (deleted too, with deleted: 1) and built-in templates",
     tags,
     access: "read",
     params: S.GetCampaignParams,
+    refs: { campaign_ids: readableCampaign.list(10) },
     response: S.CampaignsResponse,
-    handler: async ({ db, caller, config }, p, bag) => {
-      const ids = parseIdList(p.campaign_ids, "campaign_ids", bag, 10);
-      const rows = await campaigns.readCampaigns(db, caller.accountId, ids, "campaign_ids", bag);
-      bag.throwIfAny();
-      return ok({ data: rows.map((r) => campaigns.toCampaignRecord(r, config.publicUrl)) });
-    },
+    handler: async ({ config }, _p, r) => ok({ data: r.campaign_ids.map((row) => campaigns.toCampaignRecord(row, config.publicUrl)) }),
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/campaign-list",
     summary: "The built-in templates (template: 1) and the caller's campaigns that are not deleted, ordered by id",
@@ -56,23 +92,44 @@ export function campaignRoutes(app: FastifyInstance): void {
     access: "read",
     params: S.CampaignListParams,
     response: S.CampaignsResponse,
-    handler: async ({ db, caller, config }) => {
-      const rows = await campaignRepository.listUsable(db, caller.accountId);
-      return ok({ data: rows.map((r) => campaigns.toCampaignRecord(r, config.publicUrl)) });
+    handler: async ({ ctx, caller, config }) => {
+      const rows = await ctx.repos.campaigns.listUsable(ctx.db, caller.accountId);
+      return ok({ data: rows.map((row) => campaigns.toCampaignRecord(row, config.publicUrl)) });
     },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "POST",
     url: "/api/delete-campaign",
     summary: "Soft-delete an own campaign; it stops being the default campaign of any location",
     tags,
     access: "write",
     params: S.DeleteCampaignParams,
+    refs: { campaign_id: ownCampaign.one("update") },
     response: S.MessageResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      await campaigns.deleteCampaign(db, caller.accountId, p.campaign_id, bag);
+    handler: async ({ ctx, caller }, _p, r) => {
+      await campaigns.deleteCampaign(ctx, caller.accountId, r.campaign_id);
       return ok({ message: "Campaign has been successfully deleted." });
+    },
+  });
+
+  api.route({
+    method: "POST",
+    url: "/api/location-assign-campaign",
+    summary: "Make a campaign the location's default (location_id 0 removes it as default everywhere)",
+    tags: ["Locations"],
+    access: "write",
+    params: S.AssignCampaignParams,
+    refs: { location_id: liveLocation.optionalOne("update"), campaign_id: usableCampaign.optionalOne() },
+    checks: [
+      ({ p, fail }) => {
+        if (p.campaign_id === 0 && p.location_id === 0) fail("campaign_id", msg.invalid("campaign_id"));
+      },
+    ],
+    response: S.MessageResponse,
+    handler: async ({ ctx, caller }, _p, r) => {
+      await campaigns.assignCampaign(ctx, caller.accountId, r.location_id, r.campaign_id);
+      return ok({ message: "Campaign has been successfully assigned to Location." });
     },
   });
 }

@@ -96,4 +96,10 @@ export const CampaignsResponse = Type.Object({ status: Success, data: Type.Array
 
 export const DeleteCampaignParams = Type.Object({ identifier: F.identifier(), campaign_id: F.id("Own campaign to delete.") });
 
+export const AssignCampaignParams = Type.Object({
+  identifier: F.identifier(),
+  location_id: F.idOrZero("Location; 0 removes the campaign as default wherever it is set."),
+  campaign_id: F.idOrZero("Campaign to make the location's default; 0 clears the location's default."),
+});
+
 export const MessageResponse = Type.Object({ status: Success, message: Type.String() });

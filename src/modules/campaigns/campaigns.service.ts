@@ -1,17 +1,15 @@
-/** Campaigns: create from a template or an own campaign, partial update, read, soft delete. */
+/** Campaigns: create from a template or an own campaign, partial update, soft delete, default of a location. */
 import type { Static } from "@sinclair/typebox";
 import { randomBytes } from "node:crypto";
-import type { DB } from "../../db/database.js";
 import { nowDatetime } from "../../db/time.js";
-import { type ErrorBag, msg } from "../../errors.js";
-import { campaignPageUrl } from "../../portal/portal-urls.js";
-import { locationRepository } from "../locations/locations.repository.js";
-import { applyLoginFlags, parseLoginOptions } from "./campaign-login-options.js";
-import { type CampaignPayload, LOGIN_METHODS, parsePayload } from "./campaign-payload.js";
-import { type CampaignRow, campaignRepository } from "./campaigns.repository.js";
-import type { CampaignRecord, CampaignWriteParams } from "./campaigns.schemas.js";
-
-type CampaignWrite = Static<typeof CampaignWriteParams>;
+import { inTransaction } from "../../db/transaction.js";
+import { domainErrors } from "../../domain-errors.js";
+import { campaignPageUrl } from "../../portal-urls.js";
+import type { Ctx } from "../context.js";
+import type { LocationRow } from "../locations/locations.repository.js";
+import { type CampaignPayload, LOGIN_METHODS, type LoginMethod, type SpecLoginMethod, parsePayload } from "./campaign-payload.js";
+import type { CampaignRow } from "./campaigns.repository.js";
+import type { CampaignRecord } from "./campaigns.schemas.js";
 
 const flag = (on: boolean) => (on ? "1" : "0");
 
@@ -45,72 +43,76 @@ export function toCampaignRecord(row: CampaignRow, publicUrl: string): Static<ty
   };
 }
 
+/** Filenames are "c-" plus 12 url-safe characters and ".html", or a template's name; nothing else is looked up. */
+const FILENAME_RE = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** The live campaign whose page is `filename` (its campaign_filename), of any account, or undefined. */
+export async function findLiveCampaignByFilename(ctx: Ctx, filename: string): Promise<CampaignRow | undefined> {
+  // Anything else (NUL bytes included, which PostgreSQL refuses in text) cannot be a filename.
+  if (!FILENAME_RE.test(filename)) return undefined;
+  return ctx.repos.campaigns.findLiveByFilename(ctx.db, filename);
+}
+
+/** A campaign by id, deleted ones included (a login page opened before a delete can still be used). */
+export async function findCampaign(ctx: Ctx, id: number): Promise<CampaignRow | undefined> {
+  return ctx.repos.campaigns.findById(ctx.db, id);
+}
+
+/** The campaign a location shows: its default while that is live, else the first built-in template. */
+export async function campaignShownAt(ctx: Ctx, location: LocationRow): Promise<CampaignRow> {
+  if (location.default_campaign_id !== null) {
+    const c = await ctx.repos.campaigns.findById(ctx.db, location.default_campaign_id);
+    if (c && c.deleted === 0) return c;
+  }
+  return ctx.repos.campaigns.firstTemplate(ctx.db);
+}
+
+type TextField = "ssid" | "footer_text" | "title_text" | "custom_terms" | "redirect_url" | "text_color" | "background";
+
+/** What a create or update changes in the payload it starts from; anything not given keeps its value. */
+export interface CampaignChanges extends Partial<Pick<CampaignPayload, TextField>> {
+  /** The complete set of login methods (login_options): replaces every method. */
+  loginMethods?: Record<LoginMethod, boolean>;
+  /** Methods switched on or off one by one (login_*), when loginMethods is not given. */
+  loginFlags?: Partial<Record<SpecLoginMethod, boolean>>;
+}
+
 const TEXT_FIELDS = ["ssid", "footer_text", "title_text", "custom_terms", "redirect_url"] as const;
 
-/**
- * The given fields over the base payload; everything not given keeps the base's value. Fields that
- * failed validation are left out (their value may not even be a string): the call fails anyway.
- */
-function applyFields(base: CampaignPayload, p: CampaignWrite, bag: ErrorBag): CampaignPayload {
+/** The changes over the base payload. A page without any login method is refused (domain error no-login-method). */
+export function composePayload(base: CampaignPayload, changes: CampaignChanges): CampaignPayload {
   const next: CampaignPayload = { ...base, login_options: { ...base.login_options } };
-  const usable = (key: keyof CampaignWrite) => p[key] !== undefined && !bag.has(key);
-  for (const key of TEXT_FIELDS) if (usable(key)) next[key] = p[key]!;
+  for (const key of TEXT_FIELDS) if (changes[key] !== undefined) next[key] = changes[key];
   // Colours are stored lower case so that the portal's CSS and comparisons see one spelling.
-  if (usable("text_color")) next.text_color = p.text_color!.toLowerCase();
-  if (usable("background")) next.background = p.background!.toLowerCase();
-  const fromJson = parseLoginOptions(p.login_options, bag);
-  next.login_options = fromJson ?? applyLoginFlags(next.login_options, p, bag);
+  if (changes.text_color !== undefined) next.text_color = changes.text_color.toLowerCase();
+  if (changes.background !== undefined) next.background = changes.background.toLowerCase();
+  next.login_options = changes.loginMethods ?? { ...next.login_options, ...changes.loginFlags };
+  // A page without any way to log in would strand every guest at the access point.
+  if (!Object.values(next.login_options).some(Boolean)) throw domainErrors.noLoginMethod();
   return next;
 }
 
-/** The campaign a new one is copied from: a built-in template or one of the account's live campaigns. */
-async function templateSource(db: DB, accountId: number, p: CampaignWrite, bag: ErrorBag): Promise<CampaignRow | undefined> {
-  const param = "template_campaign_id";
-  if (bag.has(param)) return undefined;
-  if (p.template_campaign_id === undefined) {
-    bag.add(param, msg.required(param));
-    return undefined;
-  }
-  const [row] = await campaignRepository.findReadable(db, accountId, [p.template_campaign_id]);
-  if (!row || row.deleted === 1) {
-    bag.add(param, msg.invalid(param));
-    return undefined;
-  }
-  return row;
-}
-
 /**
- * Create (no campaign_id) or update (campaign_id of an own live campaign). campaign_id wins when
- * both ids are given: template_campaign_id only matters when a campaign is being created.
+ * Creates a campaign of the account as a copy of `from` (a template or an own campaign) with the
+ * changes, or, given `update` (an own live campaign), changes that one.
  */
 export async function saveCampaign(
-  db: DB,
+  ctx: Ctx,
   accountId: number,
-  p: CampaignWrite,
-  bag: ErrorBag,
+  name: string,
+  changes: CampaignChanges,
+  target: { update: CampaignRow } | { copyOf: CampaignRow },
 ): Promise<{ row: CampaignRow; created: boolean }> {
-  let base: CampaignRow | undefined;
-  if (bag.has("campaign_id")) {
-    // An update with an unusable id: nothing to compare the other fields against.
-  } else if (p.campaign_id !== undefined) {
-    base = await campaignRepository.findOwnedLive(db, accountId, p.campaign_id);
-    if (!base) bag.add("campaign_id", msg.invalid("campaign_id"));
-  } else {
-    base = await templateSource(db, accountId, p, bag);
-  }
-  const payload = applyFields(parsePayload(base?.payload ?? "{}"), p, bag);
-  // A page without any way to log in would strand every guest at the access point.
-  if (base && !bag.has("login_options") && !Object.values(payload.login_options).some(Boolean)) {
-    bag.add("login_options", msg.oneLoginMethod("login_options"));
-  }
-  bag.throwIfAny();
+  const base = "update" in target ? target.update : target.copyOf;
+  const payload = composePayload(parsePayload(base.payload), changes);
   const now = nowDatetime();
-  const values = { name: p.name, ssid: payload.ssid, payload: JSON.stringify(payload), last_modified: now };
-  if (p.campaign_id !== undefined) {
-    await campaignRepository.update(db, p.campaign_id, values);
-    return { row: (await campaignRepository.findById(db, p.campaign_id))!, created: false };
+  const values = { name, ssid: payload.ssid, payload: JSON.stringify(payload), last_modified: now };
+  const campaigns = ctx.repos.campaigns;
+  if ("update" in target) {
+    await campaigns.update(ctx.db, base.id, values);
+    return { row: (await campaigns.findById(ctx.db, base.id))!, created: false };
   }
-  const id = await campaignRepository.insert(db, {
+  const id = await campaigns.insert(ctx.db, {
     ...values,
     account_id: accountId,
     // 72 random bits: unguessable and, in practice, never repeated (the column is unique anyway).
@@ -118,30 +120,24 @@ export async function saveCampaign(
     date_created: now,
     deleted: 0,
   });
-  return { row: (await campaignRepository.findById(db, id))!, created: true };
-}
-
-/** Readable campaigns (own, deleted included, and templates) in the order asked; any other id is an error. */
-export async function readCampaigns(db: DB, accountId: number, ids: number[], param: string, bag: ErrorBag): Promise<CampaignRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await campaignRepository.findReadable(db, accountId, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  if (ids.some((id) => !byId.has(id))) {
-    bag.add(param, msg.invalid(param));
-    return [];
-  }
-  return ids.map((id) => byId.get(id)!);
+  return { row: (await campaigns.findById(ctx.db, id))!, created: true };
 }
 
 /** Soft delete of an own live campaign; it stops being the default of any location. */
-export async function deleteCampaign(db: DB, accountId: number, id: number, bag: ErrorBag): Promise<void> {
-  if (!bag.has("campaign_id") && !(await campaignRepository.findOwnedLive(db, accountId, id))) {
-    bag.add("campaign_id", msg.invalid("campaign_id"));
-  }
-  bag.throwIfAny();
+export async function deleteCampaign(ctx: Ctx, accountId: number, campaign: CampaignRow): Promise<void> {
   const now = nowDatetime();
-  await db.transaction().execute(async (trx) => {
-    await campaignRepository.softDelete(trx, id, now);
-    await locationRepository.clearDefaultCampaign(trx, accountId, id, now);
+  await inTransaction(ctx.db, async (trx) => {
+    await ctx.repos.campaigns.softDelete(trx, campaign.id, now);
+    await ctx.repos.locations.clearDefaultCampaign(trx, accountId, campaign.id, now);
   });
+}
+
+/**
+ * With a location: the campaign (or, null, none) becomes that location's default. Without one
+ * (location_id 0): the campaign stops being the default of every location of the account.
+ */
+export async function assignCampaign(ctx: Ctx, accountId: number, location: LocationRow | null, campaign: CampaignRow | null): Promise<void> {
+  const now = nowDatetime();
+  if (location) await ctx.repos.locations.setDefaultCampaign(ctx.db, location.id, campaign?.id ?? null, now);
+  else if (campaign) await ctx.repos.locations.clearDefaultCampaign(ctx.db, accountId, campaign.id, now);
 }

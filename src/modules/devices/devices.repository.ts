@@ -2,42 +2,49 @@ import type { Insertable, Selectable } from "kysely";
 import type { DB } from "../../db/database.js";
 import { PreparedQuery } from "../../db/prepared-query.js";
 import type { DevicesTable } from "../../db/schema.js";
+import { type RowLock, withRowLock } from "../../db/transaction.js";
 
 export type DeviceRow = Selectable<DevicesTable>;
 
-// Looked up on every portal page view and login: prepared once.
-const byMac = new PreparedQuery(["mac"], (db, p) => db.selectFrom("devices").selectAll().where("mac_address", "=", p.mac));
-const heard = new PreparedQuery(["id", "now"], (db, p) => db.updateTable("devices").set({ last_heard_at: p.now }).where("id", "=", p.id));
+export function createDeviceRepository() {
+  // Looked up on every portal page view and RADIUS cache miss: prepared once per database.
+  const byMac = new PreparedQuery(["mac"], (db, p) => db.selectFrom("devices").selectAll().where("mac_address", "=", p.mac));
+  const heard = new PreparedQuery(["id", "now"], (db, p) => db.updateTable("devices").set({ last_heard_at: p.now }).where("id", "=", p.id));
 
-export const deviceRepository = {
-  async insert(db: DB, values: Insertable<DevicesTable>): Promise<number> {
-    const row = await db.insertInto("devices").values(values).returning("id").executeTakeFirstOrThrow();
-    return row.id;
-  },
+  return {
+    async insert(db: DB, values: Insertable<DevicesTable>): Promise<number> {
+      const row = await db.insertInto("devices").values(values).returning("id").executeTakeFirstOrThrow();
+      return row.id;
+    },
 
-  async findOwned(db: DB, accountId: number, ids: number[]): Promise<DeviceRow[]> {
-    if (ids.length === 0) return [];
-    return db.selectFrom("devices").selectAll().where("account_id", "=", accountId).where("id", "in", ids).execute();
-  },
+    async findOwned(db: DB, accountId: number, ids: number[], lock?: RowLock): Promise<DeviceRow[]> {
+      if (ids.length === 0) return [];
+      const query = db.selectFrom("devices").selectAll().where("account_id", "=", accountId).where("id", "in", ids).orderBy("id");
+      return withRowLock(db, query, lock).execute();
+    },
 
-  async listByAccount(db: DB, accountId: number): Promise<DeviceRow[]> {
-    return db.selectFrom("devices").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
-  },
+    async listByAccount(db: DB, accountId: number): Promise<DeviceRow[]> {
+      return db.selectFrom("devices").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
+    },
 
-  async listByLocation(db: DB, locationId: number): Promise<DeviceRow[]> {
-    return db.selectFrom("devices").selectAll().where("location_id", "=", locationId).orderBy("id").execute();
-  },
+    async listByLocation(db: DB, locationId: number): Promise<DeviceRow[]> {
+      return db.selectFrom("devices").selectAll().where("location_id", "=", locationId).orderBy("id").execute();
+    },
 
-  async findByMac(db: DB, mac: string): Promise<DeviceRow | undefined> {
-    return byMac.first<DeviceRow>(db, { mac });
-  },
+    /** `mac` in canonical form (see src/mac-address.ts). */
+    async findByMac(db: DB, mac: string): Promise<DeviceRow | undefined> {
+      return byMac.first<DeviceRow>(db, { mac });
+    },
 
-  async assignLocation(db: DB, deviceId: number, locationId: number | null, now: string): Promise<void> {
-    await db.updateTable("devices").set({ location_id: locationId, update_date: now }).where("id", "=", deviceId).execute();
-  },
+    async assignLocation(db: DB, deviceId: number, locationId: number | null, now: string): Promise<void> {
+      await db.updateTable("devices").set({ location_id: locationId, update_date: now }).where("id", "=", deviceId).execute();
+    },
 
-  /** Marks the device heard from (live_status online for the next 10 minutes). */
-  async markHeard(db: DB, deviceId: number, now: string): Promise<void> {
-    await heard.run(db, { id: deviceId, now });
-  },
-};
+    /** Marks the device heard from (live_status online for the next 10 minutes). */
+    async markHeard(db: DB, deviceId: number, now: string): Promise<void> {
+      await heard.run(db, { id: deviceId, now });
+    },
+  };
+}
+
+export type DeviceRepository = ReturnType<typeof createDeviceRepository>;

@@ -1,56 +1,62 @@
-import type { FastifyInstance } from "fastify";
-import { type ApiRouteDef, ok, registerApiRoute } from "../../http/api-route.js";
-import { parseIdList } from "../../http/validation.js";
-import { DEVICE_MODELS } from "./device-models.js";
-import { deviceRepository } from "./devices.repository.js";
+import { type ApiRouter, ok } from "../../http/api-route.js";
+import { msg } from "../../errors.js";
+import type { Ctx } from "../context.js";
+import { DEVICE_MODELS, findDeviceModel } from "./device-models.js";
+import { ownedDevice } from "./devices.refs.js";
 import * as S from "./devices.schemas.js";
 import * as devices from "./devices.service.js";
 
 const tags = ["Devices"];
 
-const createDevice: ApiRouteDef<typeof S.CreateDeviceParams, typeof S.CreateDeviceResponse> = {
-  method: "GET",
-  url: "/api/create-device",
-  summary: "Register an access point; answers its own RADIUS shared secret",
-  description: "GET as in the specification, POST (form or JSON) as the published client sends it.",
-  tags,
-  access: "write",
-  params: S.CreateDeviceParams,
-  response: S.CreateDeviceResponse,
-  handler: async ({ db, caller }, p, bag) => {
-    const row = await devices.createDevice(db, caller.accountId, p, bag);
-    return ok({
-      message: "Device has been successfully created.",
-      device_id: row.id,
-      radius_secret: row.radius_secret,
-      data: devices.toDeviceRecord(row, true),
+export function deviceRoutes(api: ApiRouter<Ctx>): void {
+  // GET as in the specification, POST as the published client sends it: one route per method, since
+  // Fastify refuses a body schema on GET, and the OpenAPI shows each form.
+  for (const method of ["GET", "POST"] as const) {
+    api.route({
+      method,
+      url: "/api/create-device",
+      summary: "Register an access point; answers its own RADIUS shared secret",
+      description: "GET as in the specification, POST (form or JSON) as the published client sends it.",
+      tags,
+      access: "write",
+      params: S.CreateDeviceParams,
+      checks: [
+        ({ p, fail }) => {
+          if (p.model_id !== undefined && !findDeviceModel(p.model_id.trim())) fail("model_id", msg.invalid("model_id"));
+        },
+        async ({ ctx, p, fail }) => {
+          if (p.mac_address !== undefined && (await devices.isMacTaken(ctx, p.mac_address))) fail("mac_address", msg.taken("mac_address"));
+        },
+      ],
+      response: S.CreateDeviceResponse,
+      handler: async ({ ctx, caller }, p) => {
+        const row = await devices.createDevice(ctx, caller.accountId, { name: p.device_name, mac: p.mac_address, modelId: p.model_id });
+        return ok({
+          message: "Device has been successfully created.",
+          device_id: row.id,
+          radius_secret: row.radius_secret,
+          data: devices.toDeviceRecord(row, true),
+        });
+      },
     });
-  },
-};
+  }
 
-export function deviceRoutes(app: FastifyInstance): void {
-  // One route per method: Fastify refuses a body schema on GET, and the OpenAPI shows each form.
-  registerApiRoute(app, { ...createDevice, method: "GET" });
-  registerApiRoute(app, { ...createDevice, method: "POST" });
-
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/get-device",
     summary: "Read up to 10 of the caller's devices by id",
     tags,
     access: "read",
     params: S.GetDeviceParams,
+    refs: { device_ids: ownedDevice.list(10) },
     response: S.DevicesResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      const ids = parseIdList(p.device_ids, "device_ids", bag, 10);
-      const rows = await devices.readDevices(db, caller.accountId, ids, "device_ids", bag);
-      bag.throwIfAny();
+    handler: async ({ caller }, _p, r) => {
       const now = Date.now();
-      return ok({ data: rows.map((r) => devices.toDeviceRecord(r, !caller.readonly, now)) });
+      return ok({ data: r.device_ids.map((row) => devices.toDeviceRecord(row, !caller.readonly, now)) });
     },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/device-list",
     summary: "All of the caller's devices, ordered by id",
@@ -58,14 +64,14 @@ export function deviceRoutes(app: FastifyInstance): void {
     access: "read",
     params: S.DeviceListParams,
     response: S.DevicesResponse,
-    handler: async ({ db, caller }) => {
-      const rows = await deviceRepository.listByAccount(db, caller.accountId);
+    handler: async ({ ctx, caller }) => {
+      const rows = await ctx.repos.devices.listByAccount(ctx.db, caller.accountId);
       const now = Date.now();
-      return ok({ data: rows.map((r) => devices.toDeviceRecord(r, !caller.readonly, now)) });
+      return ok({ data: rows.map((row) => devices.toDeviceRecord(row, !caller.readonly, now)) });
     },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/device-models",
     summary: "The access point models create-device accepts as model_id",

@@ -1,13 +1,13 @@
-/** Devices (access points): create, read, and the record every device read answers with. */
+/** Devices (access points): create, read, find by MAC, and the record every device read answers with. */
 import type { Static } from "@sinclair/typebox";
-import type { DB } from "../../db/database.js";
-import { nowDatetime } from "../../db/time.js";
-import { type ErrorBag, msg, validationError } from "../../errors.js";
-import { canonicalMac } from "../../http/validation.js";
+import { fromDbDatetime, nowDatetime } from "../../db/time.js";
+import { isUniqueViolation } from "../../db/transaction.js";
+import { domainErrors } from "../../domain-errors.js";
+import { canonicalMac, isCanonicalMac } from "../../mac-address.js";
 import { READABLE_ALPHABET, randomString } from "../../random-text.js";
-import { findDeviceModel } from "./device-models.js";
-import { type DeviceRow, deviceRepository } from "./devices.repository.js";
-import type { CreateDeviceParams, DeviceRecord } from "./devices.schemas.js";
+import type { Ctx } from "../context.js";
+import type { DeviceRow } from "./devices.repository.js";
+import type { DeviceRecord } from "./devices.schemas.js";
 import { liveStatus } from "./live-status.js";
 
 /**
@@ -39,26 +39,36 @@ export function toDeviceRecord(row: DeviceRow, showSecret: boolean, now = Date.n
   };
 }
 
-/** A new device of the account. The MAC is unique across the whole service: RADIUS finds the device by it. */
-export async function createDevice(
-  db: DB,
-  accountId: number,
-  p: Static<typeof CreateDeviceParams>,
-  bag: ErrorBag,
-): Promise<DeviceRow> {
-  if (!bag.has("model_id") && !findDeviceModel(p.model_id.trim())) bag.add("model_id", msg.invalid("model_id"));
-  const mac = bag.has("mac_address") ? "" : canonicalMac(p.mac_address);
-  if (mac && (await deviceRepository.findByMac(db, mac))) bag.add("mac_address", msg.taken("mac_address"));
-  bag.throwIfAny();
+/** The registered device (of any account) with this MAC, given in canonical form; the portal and RADIUS find access points so. */
+export async function findDeviceByMac(ctx: Ctx, mac: string): Promise<DeviceRow | undefined> {
+  if (!isCanonicalMac(mac)) return undefined;
+  return ctx.repos.devices.findByMac(ctx.db, mac);
+}
+
+/** Whether a device (of any account) has this MAC, in any accepted spelling. */
+export async function isMacTaken(ctx: Ctx, mac: string): Promise<boolean> {
+  return (await findDeviceByMac(ctx, canonicalMac(mac))) !== undefined;
+}
+
+export interface DeviceInput {
+  name: string;
+  /** Six hex pairs, colons or dashes, any case: stored canonical. */
+  mac: string;
+  /** An id of the device-model catalogue. */
+  modelId: string;
+}
+
+/** A new device of the account. The MAC is unique across the whole service (domain error mac-taken). */
+export async function createDevice(ctx: Ctx, accountId: number, input: DeviceInput): Promise<DeviceRow> {
   const now = nowDatetime();
   let id: number;
   try {
-    id = await deviceRepository.insert(db, {
+    id = await ctx.repos.devices.insert(ctx.db, {
       account_id: accountId,
       location_id: null,
-      model_id: p.model_id.trim(),
-      name: p.device_name.trim(),
-      mac_address: mac,
+      model_id: input.modelId.trim(),
+      name: input.name.trim(),
+      mac_address: canonicalMac(input.mac),
       radius_secret: newRadiusSecret(),
       last_upgraded: null,
       last_heard_at: null,
@@ -66,21 +76,21 @@ export async function createDevice(
       update_date: now,
     });
   } catch (err) {
-    // Two creates of one MAC at once: the unique index lets one through; the other hears "taken".
-    if (await deviceRepository.findByMac(db, mac)) throw validationError("mac_address", msg.taken("mac_address"));
+    // Two creates of one MAC at once: the unique index lets one through.
+    if (isUniqueViolation(err)) throw domainErrors.macTaken();
     throw err;
   }
-  return (await deviceRepository.findOwned(db, accountId, [id]))[0];
+  return (await ctx.repos.devices.findOwned(ctx.db, accountId, [id]))[0];
 }
 
-/** Own devices in the order asked; any id that is not the account's is an error under `param`. */
-export async function readDevices(db: DB, accountId: number, ids: number[], param: string, bag: ErrorBag): Promise<DeviceRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await deviceRepository.findOwned(db, accountId, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  if (ids.some((id) => !byId.has(id))) {
-    bag.add(param, msg.invalid(param));
-    return [];
-  }
-  return ids.map((id) => byId.get(id)!);
+/**
+ * live_status is "online" for 10 minutes after the device was last heard from, so a minute's
+ * precision is plenty: refreshing at most once a minute spares a busy AP's row a write per page view.
+ */
+export const HEARD_REFRESH_MS = 60_000;
+
+/** Marks the device heard from now, unless that was said less than a minute ago. */
+export async function noteDeviceHeard(ctx: Ctx, device: DeviceRow, now = Date.now()): Promise<void> {
+  const heard = device.last_heard_at ? fromDbDatetime(device.last_heard_at).getTime() : 0;
+  if (now - heard >= HEARD_REFRESH_MS) await ctx.repos.devices.markHeard(ctx.db, device.id, nowDatetime());
 }

@@ -1,12 +1,15 @@
-import type { FastifyInstance } from "fastify";
-import { ok, registerApiRoute } from "../../http/api-route.js";
+import { type ApiRouter, dateRangeCheck, ok } from "../../http/api-route.js";
+import { readableCampaign } from "../campaigns/campaigns.refs.js";
+import type { Ctx } from "../context.js";
+import { ownedLocation } from "../locations/locations.refs.js";
+import { ownedGuest } from "./guests.refs.js";
 import * as S from "./guests.schemas.js";
 import * as guests from "./guests.service.js";
 
 const tags = ["Guests"];
 
-export function guestRoutes(app: FastifyInstance): void {
-  registerApiRoute(app, {
+export function guestRoutes(api: ApiRouter<Ctx>): void {
+  api.route({
     method: "GET",
     url: "/api/social-user-list",
     summary: "Guests who logged in at the given locations within a date range",
@@ -18,11 +21,23 @@ export function guestRoutes(app: FastifyInstance): void {
     tags,
     access: "read",
     params: S.SocialUserListParams,
+    // Deleted locations and campaigns too: their history stays readable. Templates: guests log in through them.
+    refs: { location_ids: ownedLocation.list(S.MAX_GUEST_IDS), campaign_id: readableCampaign.one() },
+    checks: [dateRangeCheck(S.GUEST_LIST_MAX_DAYS)],
     response: S.SocialUserListResponse,
-    handler: async ({ db, caller }, p, bag) => ok({ data: await guests.listSocialUsers(db, caller.accountId, p, bag) }),
+    handler: async ({ ctx }, p, r) => {
+      const data = await guests.listSocialUsers(ctx, {
+        locations: r.location_ids,
+        fromDay: p.from_date,
+        toDay: p.to_date,
+        campaign: r.campaign_id,
+        loginType: p.social_network,
+      });
+      return ok({ data });
+    },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/get-social-user-profile",
     summary: "Guest profiles by social_user_id, in the order given",
@@ -32,7 +47,8 @@ export function guestRoutes(app: FastifyInstance): void {
     tags,
     access: "read",
     params: S.SocialUserProfileParams,
+    refs: { user_ids: ownedGuest.list(S.MAX_GUEST_IDS) },
     response: S.SocialUserProfileResponse,
-    handler: async ({ db, caller }, p, bag) => ok({ data: await guests.socialUserProfiles(db, caller.accountId, p.user_ids, bag) }),
+    handler: async ({ ctx }, _p, r) => ok({ data: await guests.socialUserProfiles(ctx, r.user_ids) }),
   });
 }

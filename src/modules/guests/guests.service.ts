@@ -1,44 +1,35 @@
 /** Guests as the API reads them: who logged in where (social-user-list) and their profiles. */
 import type { Static } from "@sinclair/typebox";
-import type { DB } from "../../db/database.js";
-import { type ErrorBag, msg } from "../../errors.js";
-import { checkDateRange, parseIdList } from "../../http/validation.js";
-import { campaignRepository } from "../campaigns/campaigns.repository.js";
-import { requireOwnedLocations } from "../locations/locations.service.js";
-import { type GuestRow, type LoginDetailRow, guestRepository } from "./guests.repository.js";
-import {
-  GUEST_LIST_MAX_DAYS,
-  MAX_GUEST_IDS,
-  type SocialUserEntry,
-  type SocialUserListParams,
-  type SocialUserProfile,
-} from "./guests.schemas.js";
+import type { CampaignRow } from "../campaigns/campaigns.repository.js";
+import type { Ctx } from "../context.js";
+import type { LocationRow } from "../locations/locations.repository.js";
+import type { GuestRow, LoginDetailRow } from "./guests.repository.js";
+import type { SocialUserEntry, SocialUserProfile } from "./guests.schemas.js";
+import type { LoginType } from "./login-types.js";
 
-type ListParams = Static<typeof SocialUserListParams>;
 type Entry = Static<typeof SocialUserEntry>;
 type Profile = Static<typeof SocialUserProfile>;
 
+export interface GuestListQuery {
+  /** Owned locations (deleted ones allowed: their history stays readable). */
+  locations: LocationRow[];
+  fromDay: string;
+  toDay: string;
+  campaign?: CampaignRow;
+  loginType?: LoginType;
+}
+
 /**
- * Guests with at least one login on a local day of the range at the given locations (owned; deleted
- * ones allowed, their history stays readable), one entry per guest and location, ordered by
- * social_user_id then location_id.
+ * Guests with at least one login on a local day of the range at the given locations, one entry per
+ * guest and location, ordered by social_user_id then location_id.
  */
-export async function listSocialUsers(db: DB, accountId: number, p: ListParams, bag: ErrorBag): Promise<Entry[]> {
-  const ids = parseIdList(p.location_ids, "location_ids", bag, MAX_GUEST_IDS);
-  await requireOwnedLocations(db, accountId, ids, "location_ids", bag);
-  if (p.campaign_id !== undefined && !bag.has("campaign_id")) {
-    // Own campaigns (deleted too: history) and the built-in templates guests may have logged in through.
-    const found = await campaignRepository.findReadable(db, accountId, [p.campaign_id]);
-    if (found.length === 0) bag.add("campaign_id", msg.invalid("campaign_id"));
-  }
-  checkDateRange(p.from_date, p.to_date, GUEST_LIST_MAX_DAYS, bag);
-  bag.throwIfAny();
-  const rows = await guestRepository.listByLoginDays(db, {
-    locationIds: ids,
-    fromDay: p.from_date,
-    toDay: p.to_date,
-    campaignId: p.campaign_id,
-    loginType: p.social_network,
+export async function listSocialUsers(ctx: Ctx, q: GuestListQuery): Promise<Entry[]> {
+  const rows = await ctx.repos.guests.listByLoginDays(ctx.db, {
+    locationIds: q.locations.map((l) => l.id),
+    fromDay: q.fromDay,
+    toDay: q.toDay,
+    campaignId: q.campaign?.id,
+    loginType: q.loginType,
   });
   return rows.map((r) => ({
     social_user_id: r.guest_id,
@@ -48,23 +39,17 @@ export async function listSocialUsers(db: DB, accountId: number, p: ListParams, 
   }));
 }
 
-/** Profiles of the account's guests, in the order asked; any id not the account's is an error. */
-export async function socialUserProfiles(db: DB, accountId: number, userIds: string, bag: ErrorBag): Promise<Profile[]> {
-  const ids = parseIdList(userIds, "user_ids", bag, MAX_GUEST_IDS);
-  bag.throwIfAny();
-  const guests = await guestRepository.findOwned(db, accountId, ids);
-  const byId = new Map(guests.map((g) => [g.id, g]));
-  if (ids.some((id) => !byId.has(id))) bag.add("user_ids", msg.invalid("user_ids"));
-  bag.throwIfAny();
-
-  const stats = await guestRepository.loginStats(db, ids);
-  const details = await guestRepository.findLoginDetails(
-    db,
+/** Profiles of the guests, in the order given. */
+export async function socialUserProfiles(ctx: Ctx, guests: GuestRow[]): Promise<Profile[]> {
+  const ids = guests.map((g) => g.id);
+  const stats = await ctx.repos.guests.loginStats(ctx.db, ids);
+  const details = await ctx.repos.guests.findLoginDetails(
+    ctx.db,
     stats.map((s) => s.last_login_id),
   );
   const statsByGuest = new Map(stats.map((s) => [s.guest_id, s]));
   const detailByGuest = new Map(details.map((d) => [d.guest_id, d]));
-  return ids.map((id) => toProfile(byId.get(id)!, statsByGuest.get(id)?.logins ?? 0, detailByGuest.get(id)));
+  return guests.map((g) => toProfile(g, statsByGuest.get(g.id)?.logins ?? 0, detailByGuest.get(g.id)));
 }
 
 export function toProfile(g: GuestRow, logins: number, last: LoginDetailRow | undefined): Profile {

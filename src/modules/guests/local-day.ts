@@ -27,3 +27,47 @@ export function daysBetween(from: string, to: string): string[] {
 export function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
+
+const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Offset of `timeZone` from UTC at instant `t`, in milliseconds. */
+function zoneOffset(t: number, timeZone: string): number {
+  let f = clockFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    clockFormatters.set(timeZone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return asUtc - Math.floor(t / 1000) * 1000;
+}
+
+/** The instant at which the wall clock in `timeZone` shows `day` (YYYY-MM-DD) and `secondOfDay`. */
+export function zonedInstant(day: string, secondOfDay: number, timeZone: string): Date {
+  const wall = Date.parse(`${day}T00:00:00Z`) + secondOfDay * 1000;
+  const first = wall - zoneOffset(wall, timeZone);
+  // Near a DST change the offset at the first guess may differ from the offset at the answer.
+  const second = wall - zoneOffset(first, timeZone);
+  return new Date(second);
+}
+
+/** The first instant of a local day; where the clocks skip midnight, the first instant that exists. */
+function dayStart(day: string, timeZone: string): Date {
+  const at = zonedInstant(day, 0, timeZone);
+  return localDay(at, timeZone) < day ? new Date(at.getTime() + 3600_000) : at;
+}
+
+/** The local day of `at` in `timeZone`, and the instants at which it starts and ends. */
+export function localDayBounds(at: Date, timeZone: string): { day: string; start: Date; end: Date } {
+  const day = localDay(at, timeZone);
+  return { day, start: dayStart(day, timeZone), end: dayStart(addDays(day, 1), timeZone) };
+}

@@ -1,101 +1,107 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { DB } from "../../db/database.js";
-import { ReadCache } from "../../db/read-cache.js";
 import { PreparedQuery } from "../../db/prepared-query.js";
+import { ReadCache } from "../../db/read-cache.js";
 import type { LocationOptionsTable, LocationsTable } from "../../db/schema.js";
+import { type RowLock, withRowLock } from "../../db/transaction.js";
 
 export type LocationRow = Selectable<LocationsTable>;
 export type LocationOptionsRow = Selectable<LocationOptionsTable>;
 
-// get-location is the hottest read of the API; while nothing is written its rows come from memory.
-const rowCache = new ReadCache<number, LocationRow>();
+export function createLocationRepository() {
+  // get-location is the hottest read of the API; while nothing is written its rows come from memory.
+  const rowCache = new ReadCache<number, LocationRow>();
+  // Every portal page view starts here: prepared once per database.
+  const bySlug = new PreparedQuery(["slug"], (db, p) =>
+    db.selectFrom("locations").selectAll().where("portal_slug", "=", p.slug).where("deleted", "=", 0),
+  );
 
-const bySlug = new PreparedQuery(["slug"], (db, p) =>
-  db.selectFrom("locations").selectAll().where("portal_slug", "=", p.slug).where("deleted", "=", 0),
-);
+  return {
+    async insert(db: DB, values: Insertable<LocationsTable>): Promise<number> {
+      const row = await db.insertInto("locations").values(values).returning("id").executeTakeFirstOrThrow();
+      return row.id;
+    },
 
-export const locationRepository = {
-  async insert(db: DB, values: Insertable<LocationsTable>): Promise<number> {
-    const row = await db.insertInto("locations").values(values).returning("id").executeTakeFirstOrThrow();
-    return row.id;
-  },
+    async update(db: DB, id: number, values: Updateable<LocationsTable>): Promise<void> {
+      await db.updateTable("locations").set(values).where("id", "=", id).execute();
+    },
 
-  async update(db: DB, id: number, values: Updateable<LocationsTable>): Promise<void> {
-    await db.updateTable("locations").set(values).where("id", "=", id).execute();
-  },
+    /** The account's locations among `ids`, deleted ones included. Rows are shared: do not mutate them. */
+    async findOwned(db: DB, accountId: number, ids: number[], lock?: RowLock): Promise<LocationRow[]> {
+      if (ids.length === 0) return [];
+      if (lock) {
+        const query = db.selectFrom("locations").selectAll().where("account_id", "=", accountId).where("id", "in", ids).orderBy("id");
+        return withRowLock(db, query, lock).execute();
+      }
+      const rows =
+        rowCache.getAll(db, ids) ??
+        (await rowCache.loadAll(
+          db,
+          () => db.selectFrom("locations").selectAll().where("id", "in", ids).execute(),
+          (r) => r.id,
+        ));
+      return rows.filter((r) => r.account_id === accountId);
+    },
 
-  /** The caller's locations among `ids`, deleted ones included. Rows are shared: do not mutate them. */
-  async findOwned(db: DB, accountId: number, ids: number[]): Promise<LocationRow[]> {
-    if (ids.length === 0) return [];
-    const rows =
-      rowCache.getAll(db, ids) ??
-      (await rowCache.loadAll(
-        db,
-        () => db.selectFrom("locations").selectAll().where("id", "in", ids).execute(),
-        (r) => r.id,
-      ));
-    return rows.filter((r) => r.account_id === accountId);
-  },
+    /** The account's live (not deleted) locations among `ids`, locked as asked inside a transaction. */
+    async findOwnedLive(db: DB, accountId: number, ids: number[], lock?: RowLock): Promise<LocationRow[]> {
+      if (ids.length === 0) return [];
+      const query = db
+        .selectFrom("locations")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("deleted", "=", 0)
+        .where("id", "in", ids)
+        .orderBy("id");
+      return withRowLock(db, query, lock).execute();
+    },
 
-  /** Ids among `ids` that the account owns and has not deleted. */
-  async findLiveIds(db: DB, accountId: number, ids: number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await db
-      .selectFrom("locations")
-      .select("id")
-      .where("account_id", "=", accountId)
-      .where("deleted", "=", 0)
-      .where("id", "in", ids)
-      .execute();
-    return rows.map((r) => r.id);
-  },
+    async listLive(db: DB, accountId: number): Promise<LocationRow[]> {
+      return db.selectFrom("locations").selectAll().where("account_id", "=", accountId).where("deleted", "=", 0).orderBy("id").execute();
+    },
 
-  async listLive(db: DB, accountId: number): Promise<LocationRow[]> {
-    return db.selectFrom("locations").selectAll().where("account_id", "=", accountId).where("deleted", "=", 0).orderBy("id").execute();
-  },
+    async findLiveBySlug(db: DB, slug: string): Promise<LocationRow | undefined> {
+      return bySlug.first<LocationRow>(db, { slug });
+    },
 
-  /** Every portal page view starts here: prepared once. */
-  async findBySlug(db: DB, slug: string): Promise<LocationRow | undefined> {
-    return bySlug.first<LocationRow>(db, { slug });
-  },
+    /** Deleted ones included (history: accounting of an old session). */
+    async findById(db: DB, id: number): Promise<LocationRow | undefined> {
+      return db.selectFrom("locations").selectAll().where("id", "=", id).executeTakeFirst();
+    },
 
-  async findById(db: DB, id: number): Promise<LocationRow | undefined> {
-    return db.selectFrom("locations").selectAll().where("id", "=", id).executeTakeFirst();
-  },
+    /** Marks the location deleted and unassigns its devices. */
+    async softDelete(db: DB, id: number, now: string): Promise<void> {
+      await db.updateTable("locations").set({ deleted: 1, last_modified: now }).where("id", "=", id).execute();
+      await db.updateTable("devices").set({ location_id: null, update_date: now }).where("location_id", "=", id).execute();
+    },
 
-  async softDelete(db: DB, id: number, now: string): Promise<void> {
-    await db.updateTable("locations").set({ deleted: 1, last_modified: now }).where("id", "=", id).execute();
-    await db.updateTable("devices").set({ location_id: null, update_date: now }).where("location_id", "=", id).execute();
-  },
+    async setDefaultCampaign(db: DB, locationId: number, campaignId: number | null, now: string): Promise<void> {
+      await db.updateTable("locations").set({ default_campaign_id: campaignId, last_modified: now }).where("id", "=", locationId).execute();
+    },
 
-  async setDefaultCampaign(db: DB, locationId: number, campaignId: number | null, now: string): Promise<void> {
-    await db
-      .updateTable("locations")
-      .set({ default_campaign_id: campaignId, last_modified: now })
-      .where("id", "=", locationId)
-      .execute();
-  },
+    /** Clears a campaign as default wherever the account had set it. */
+    async clearDefaultCampaign(db: DB, accountId: number, campaignId: number, now: string): Promise<void> {
+      await db
+        .updateTable("locations")
+        .set({ default_campaign_id: null, last_modified: now })
+        .where("account_id", "=", accountId)
+        .where("default_campaign_id", "=", campaignId)
+        .execute();
+    },
 
-  /** Clears a campaign as default wherever the account had set it. */
-  async clearDefaultCampaign(db: DB, accountId: number, campaignId: number, now: string): Promise<void> {
-    await db
-      .updateTable("locations")
-      .set({ default_campaign_id: null, last_modified: now })
-      .where("account_id", "=", accountId)
-      .where("default_campaign_id", "=", campaignId)
-      .execute();
-  },
+    async findOptions(db: DB, locationId: number): Promise<LocationOptionsRow | undefined> {
+      return db.selectFrom("location_options").selectAll().where("location_id", "=", locationId).executeTakeFirst();
+    },
 
-  async findOptions(db: DB, locationId: number): Promise<LocationOptionsRow | undefined> {
-    return db.selectFrom("location_options").selectAll().where("location_id", "=", locationId).executeTakeFirst();
-  },
+    async upsertOptions(db: DB, values: LocationOptionsRow): Promise<void> {
+      const { location_id, ...rest } = values;
+      await db
+        .insertInto("location_options")
+        .values(values)
+        .onConflict((oc) => oc.column("location_id").doUpdateSet(rest))
+        .execute();
+    },
+  };
+}
 
-  async upsertOptions(db: DB, values: LocationOptionsRow): Promise<void> {
-    const { location_id, ...rest } = values;
-    await db
-      .insertInto("location_options")
-      .values(values)
-      .onConflict((oc) => oc.column("location_id").doUpdateSet(rest))
-      .execute();
-  },
-};
+export type LocationRepository = ReturnType<typeof createLocationRepository>;

@@ -1,46 +1,57 @@
-import type { FastifyInstance } from "fastify";
-import { ok, registerApiRoute } from "../../http/api-route.js";
-import { parseIdList } from "../../http/validation.js";
-import { locationRepository } from "./locations.repository.js";
+import { type ApiRouter, ok } from "../../http/api-route.js";
+import type { Ctx } from "../context.js";
+import { ownedDevice } from "../devices/devices.refs.js";
+import { liveLocation, ownedLocation } from "./locations.refs.js";
 import * as S from "./locations.schemas.js";
 import * as locations from "./locations.service.js";
 
 const tags = ["Locations"];
 
-export function locationRoutes(app: FastifyInstance): void {
-  registerApiRoute(app, {
+export function locationRoutes(api: ApiRouter<Ctx>): void {
+  api.route({
     method: "POST",
     url: "/api/create-or-update-location",
     summary: "Create a location, or update one when location_id is given",
     tags,
     access: "write",
     params: S.LocationWriteParams,
+    refs: { location_id: liveLocation.one("update") },
     response: S.LocationWriteResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      const { id, created } = await locations.saveLocation(db, caller.accountId, p, bag);
-      return ok({ message: created ? "Location has been successfully created." : "Location has been successfully updated.",
+    handler: async ({ ctx, caller }, p, r) => {
+      const input = {
+        name: p.location_name,
+        address1: p.address1,
+        town: p.town,
+        state: p.state,
+        zipcode: p.zipcode,
+        country: p.country,
+        phoneNumber: p.phone_number,
+        timezone: p.timezone,
+        website: p.website,
+        latitude: p.latitude,
+        longitude: p.longitude,
+      };
+      const { id, created } = await locations.saveLocation(ctx, caller.accountId, input, r.location_id);
+      return ok({
+        message: created ? "Location has been successfully created." : "Location has been successfully updated.",
         location_id: id,
       });
     },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/get-location",
     summary: "Read up to 10 locations by id (deleted ones too, with deleted: 1)",
     tags,
     access: "read",
     params: S.GetLocationParams,
+    refs: { location_ids: ownedLocation.list(10) },
     response: S.LocationsResponse,
-    handler: async ({ db, caller, config }, p, bag) => {
-      const ids = parseIdList(p.location_ids, "location_ids", bag, 10);
-      const rows = await locations.requireOwnedLocations(db, caller.accountId, ids, "location_ids", bag);
-      bag.throwIfAny();
-      return ok({ data: rows.map((r) => locations.toLocationRecord(r, config.publicUrl)) });
-    },
+    handler: async ({ config }, _p, r) => ok({ data: r.location_ids.map((row) => locations.toLocationRecord(row, config.publicUrl)) }),
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/location-list",
     summary: "All of the caller's locations that are not deleted, ordered by id",
@@ -48,85 +59,67 @@ export function locationRoutes(app: FastifyInstance): void {
     access: "read",
     params: S.LocationListParams,
     response: S.LocationsResponse,
-    handler: async ({ db, caller, config }) => {
-      const rows = await locationRepository.listLive(db, caller.accountId);
-      return ok({ data: rows.map((r) => locations.toLocationRecord(r, config.publicUrl)) });
+    handler: async ({ ctx, caller, config }) => {
+      const rows = await ctx.repos.locations.listLive(ctx.db, caller.accountId);
+      return ok({ data: rows.map((row) => locations.toLocationRecord(row, config.publicUrl)) });
     },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "POST",
     url: "/api/delete-location",
     summary: "Soft-delete a location (account identifier only); its devices are unassigned",
     tags,
     access: "parent",
     params: S.DeleteLocationParams,
+    refs: { location_id: liveLocation.one("update") },
     response: S.MessageResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      await locations.deleteLocation(db, caller.accountId, p.location_id, bag);
+    handler: async ({ ctx }, _p, r) => {
+      await locations.deleteLocation(ctx, r.location_id);
       return ok({ message: "Location has been successfully deleted." });
     },
   });
 
-  registerApiRoute(app, {
-    method: "POST",
-    url: "/api/location-assign-campaign",
-    summary: "Make a campaign the location's default (location_id 0 removes it as default everywhere)",
-    tags,
-    access: "write",
-    params: S.AssignCampaignParams,
-    response: S.MessageResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      await locations.assignCampaign(db, caller.accountId, p.location_id, p.campaign_id, bag);
-      return ok({ message: "Campaign has been successfully assigned to Location." });
-    },
-  });
-
-  registerApiRoute(app, {
+  api.route({
     method: "POST",
     url: "/api/device-assign-location",
     summary: "Assign a device to a location (location_id 0 disassociates it)",
     tags,
     access: "write",
     params: S.AssignDeviceParams,
+    refs: { location_id: liveLocation.optionalOne(), device_id: ownedDevice.one("update") },
     response: S.MessageResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      await locations.assignDevice(db, caller.accountId, p.location_id, p.device_id, bag);
+    handler: async ({ ctx }, _p, r) => {
+      await locations.assignDevice(ctx, r.device_id, r.location_id);
       return ok({ message: "Device has been successfully assigned to Location." });
     },
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/get-location-devices",
     summary: "Devices assigned to a location",
     tags,
     access: "read",
     params: S.LocationIdParams,
+    refs: { location_id: liveLocation.one() },
     response: S.LocationDevicesResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      await locations.requireLiveLocation(db, caller.accountId, p.location_id, "location_id", bag);
-      bag.throwIfAny();
-      return ok({ devices: await locations.locationDevices(db, p.location_id) });
-    },
+    handler: async ({ ctx }, _p, r) => ok({ devices: await locations.locationDevices(ctx, r.location_id) }),
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "GET",
     url: "/api/get-location-options",
     summary: "A location's session and bandwidth settings",
     tags,
     access: "read",
     params: S.LocationIdParams,
+    refs: { location_id: liveLocation.one() },
     response: S.LocationOptionsResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      await locations.requireLiveLocation(db, caller.accountId, p.location_id, "location_id", bag);
-      bag.throwIfAny();
-      return ok({ data: locations.toOptionsRecord(await locations.loadOptions(db, p.location_id)) });
-    },
+    handler: async ({ ctx }, _p, r) => ok({ data: locations.toOptionsRecord(await locations.loadOptions(ctx, r.location_id.id)) }),
   });
 
-  registerApiRoute(app, {
+  api.route({
     method: "POST",
     url: "/api/set-session-and-bandwidth-info",
     summary: "Set a location's session time limit, bandwidth limits, daily cap and content filter",
@@ -137,9 +130,21 @@ export function locationRoutes(app: FastifyInstance): void {
     tags,
     access: "write",
     params: S.SetSessionParams,
+    // update: the omitted DNS and list values are read, then written back; two calls take turns.
+    refs: { location_id: liveLocation.one("update") },
     response: S.MessageResponse,
-    handler: async ({ db, caller }, p, bag) => {
-      await locations.setSessionAndBandwidth(db, caller.accountId, p, bag);
+    handler: async ({ ctx }, p, r) => {
+      await locations.setSessionAndBandwidth(ctx, r.location_id, {
+        sessionTimeLimit: p.session_time_limit ?? 0,
+        maxBandwidthDown: p.max_bandwidth ?? 0,
+        maxBandwidthUp: p.max_bandwidth_up ?? 0,
+        dailyBandwidthCap: p.daily_bandwidth_cap ?? 0,
+        contentFilter: p.content_filter === true,
+        dnsServer1: p.dns_server_1,
+        dnsServer2: p.dns_server_2,
+        whitelist: p.whitelist,
+        blacklist: p.blacklist,
+      });
       return ok({ message: "Location Session and Bandwidth Info has been set." });
     },
   });

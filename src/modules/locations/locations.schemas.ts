@@ -58,12 +58,6 @@ export const DeleteLocationParams = Type.Object({ identifier: F.identifier(), lo
 
 export const MessageResponse = Type.Object({ status: Success, message: Type.String() });
 
-export const AssignCampaignParams = Type.Object({
-  identifier: F.identifier(),
-  location_id: F.idOrZero("Location; 0 removes the campaign as default wherever it is set."),
-  campaign_id: F.idOrZero("Campaign to make the location's default; 0 clears the location's default."),
-});
-
 export const AssignDeviceParams = Type.Object({
   identifier: F.identifier(),
   location_id: F.idOrZero("Location; 0 disassociates the device from any location."),
@@ -106,14 +100,17 @@ export const LocationOptions = Type.Object({
 
 export const LocationOptionsResponse = Type.Object({ status: Success, data: LocationOptions });
 
-const NonNegative = (description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 50, description }));
+/** Bounds of the columns (src/db/migrations): session_time_limit is an integer, the byte counts bigints. */
+const INTEGER_COLUMN_MAX = 2 ** 31 - 1;
+const BYTES_MAX = 2 ** 50;
+const NonNegative = (maximum: number, description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum, description }));
 export const SetSessionParams = Type.Object({
   identifier: F.identifier(),
   location_id: F.id("Location."),
-  session_time_limit: NonNegative("Session time limit in seconds; 0 is off."),
-  max_bandwidth: NonNegative("Download limit in bytes per second; 0 is off."),
-  max_bandwidth_up: NonNegative("Upload limit in bytes per second; 0 is off."),
-  daily_bandwidth_cap: NonNegative("Bytes per guest per day; 0 is off."),
+  session_time_limit: NonNegative(INTEGER_COLUMN_MAX, "Session time limit in seconds; 0 is off."),
+  max_bandwidth: NonNegative(BYTES_MAX, "Download limit in bytes per second; 0 is off."),
+  max_bandwidth_up: NonNegative(BYTES_MAX, "Upload limit in bytes per second; 0 is off."),
+  daily_bandwidth_cap: NonNegative(BYTES_MAX, "Bytes per guest per day; 0 is off."),
   content_filter: Type.Optional(F.bool("Content filter on or off.")),
   dns_server_1: Type.Optional(F.text(45, "First DNS server (IP address); empty clears it.", { format: "ip-or-empty" })),
   dns_server_2: Type.Optional(F.text(45, "Second DNS server (IP address); empty clears it.", { format: "ip-or-empty" })),

@@ -1,17 +1,14 @@
-/** Locations: create/update, read, soft delete, default campaign, devices and session options. */
+/** Locations: create/update, read, soft delete, devices and session options; look-ups for the portal and RADIUS. */
 import type { Static } from "@sinclair/typebox";
 import { randomBytes } from "node:crypto";
-import type { DB } from "../../db/database.js";
 import { nowDatetime } from "../../db/time.js";
-import { type ErrorBag, msg } from "../../errors.js";
-import { locationPortalUrl } from "../../portal/portal-urls.js";
-import { campaignRepository } from "../campaigns/campaigns.repository.js";
-import { deviceRepository } from "../devices/devices.repository.js";
+import { inTransaction } from "../../db/transaction.js";
+import { locationPortalUrl } from "../../portal-urls.js";
+import type { Ctx } from "../context.js";
+import type { DeviceRow } from "../devices/devices.repository.js";
 import { liveStatus } from "../devices/live-status.js";
-import { type LocationOptionsRow, type LocationRow, locationRepository } from "./locations.repository.js";
-import type { LocationDeviceEntry, LocationOptions, LocationRecord, LocationWriteParams, SetSessionParams } from "./locations.schemas.js";
-
-type LocationWrite = Static<typeof LocationWriteParams>;
+import type { LocationOptionsRow, LocationRow } from "./locations.repository.js";
+import type { LocationDeviceEntry, LocationOptions, LocationRecord } from "./locations.schemas.js";
 
 export function toLocationRecord(row: LocationRow, publicUrl: string): Static<typeof LocationRecord> {
   return {
@@ -35,60 +32,64 @@ export function toLocationRecord(row: LocationRow, publicUrl: string): Static<ty
   };
 }
 
-/** A live (owned, not deleted) location, or an error under `param`. */
-export async function requireLiveLocation(db: DB, accountId: number, id: number, param: string, bag: ErrorBag): Promise<boolean> {
-  if (bag.has(param)) return false;
-  const live = await locationRepository.findLiveIds(db, accountId, [id]);
-  if (live.length === 0) bag.add(param, msg.invalid(param));
-  return live.length > 0;
+/** A live (not deleted) location by id, of any account: the portal's page state and RADIUS name it. */
+export async function findLiveLocation(ctx: Ctx, id: number): Promise<LocationRow | undefined> {
+  const row = await ctx.repos.locations.findById(ctx.db, id);
+  return row && row.deleted === 0 ? row : undefined;
 }
 
-/** Owned locations in the order asked (deleted included); any id not owned is an error under `param`. */
-export async function requireOwnedLocations(
-  db: DB,
-  accountId: number,
-  ids: number[],
-  param: string,
-  bag: ErrorBag,
-): Promise<LocationRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await locationRepository.findOwned(db, accountId, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  if (ids.some((id) => !byId.has(id))) {
-    bag.add(param, msg.invalid(param));
-    return [];
-  }
-  return ids.map((id) => byId.get(id)!);
+/** Portal slugs are 12 url-safe characters (at most 64 in the column); nothing else is looked up. */
+const SLUG_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The live location whose portal page is `slug` (the last part of its `url`), or undefined. */
+export async function findLiveLocationBySlug(ctx: Ctx, slug: string): Promise<LocationRow | undefined> {
+  // Anything else (NUL bytes included, which PostgreSQL refuses in text) cannot be a slug.
+  if (!SLUG_RE.test(slug)) return undefined;
+  return ctx.repos.locations.findLiveBySlug(ctx.db, slug);
 }
 
+export interface LocationInput {
+  name: string;
+  address1: string;
+  town: string;
+  state: string;
+  zipcode: string;
+  /** ISO 3166-1 alpha-2, any case. */
+  country: string;
+  phoneNumber: string;
+  timezone: string;
+  website?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+/** Creates a location of the account, or updates `existing` (a live location of it). */
 export async function saveLocation(
-  db: DB,
+  ctx: Ctx,
   accountId: number,
-  p: LocationWrite,
-  bag: ErrorBag,
+  input: LocationInput,
+  existing?: LocationRow,
 ): Promise<{ id: number; created: boolean }> {
-  if (p.location_id !== undefined) await requireLiveLocation(db, accountId, p.location_id, "location_id", bag);
-  bag.throwIfAny();
   const now = nowDatetime();
   const values = {
-    name: p.location_name.trim(),
-    address1: p.address1.trim(),
-    town: p.town.trim(),
-    state: p.state.trim(),
-    zipcode: p.zipcode.trim(),
-    country: p.country.toUpperCase(),
-    phone_number: p.phone_number,
-    timezone: p.timezone,
-    ...(p.website !== undefined ? { website: p.website } : {}),
-    ...(p.latitude !== undefined ? { latitude: p.latitude } : {}),
-    ...(p.longitude !== undefined ? { longitude: p.longitude } : {}),
+    name: input.name.trim(),
+    address1: input.address1.trim(),
+    town: input.town.trim(),
+    state: input.state.trim(),
+    zipcode: input.zipcode.trim(),
+    country: input.country.toUpperCase(),
+    phone_number: input.phoneNumber,
+    timezone: input.timezone,
+    ...(input.website !== undefined ? { website: input.website } : {}),
+    ...(input.latitude !== undefined ? { latitude: input.latitude } : {}),
+    ...(input.longitude !== undefined ? { longitude: input.longitude } : {}),
     last_modified: now,
   };
-  if (p.location_id !== undefined) {
-    await locationRepository.update(db, p.location_id, values);
-    return { id: p.location_id, created: false };
+  if (existing) {
+    await ctx.repos.locations.update(ctx.db, existing.id, values);
+    return { id: existing.id, created: false };
   }
-  const id = await locationRepository.insert(db, {
+  const id = await ctx.repos.locations.insert(ctx.db, {
     ...values,
     account_id: accountId,
     portal_slug: randomBytes(9).toString("base64url"),
@@ -98,42 +99,18 @@ export async function saveLocation(
   return { id, created: true };
 }
 
-export async function deleteLocation(db: DB, accountId: number, id: number, bag: ErrorBag): Promise<void> {
-  await requireLiveLocation(db, accountId, id, "location_id", bag);
-  bag.throwIfAny();
-  await db.transaction().execute((trx) => locationRepository.softDelete(trx, id, nowDatetime()));
+/** Soft delete: the row stays (get-location shows it, deleted: 1); its devices are unassigned. */
+export async function deleteLocation(ctx: Ctx, location: LocationRow): Promise<void> {
+  await inTransaction(ctx.db, (trx) => ctx.repos.locations.softDelete(trx, location.id, nowDatetime()));
 }
 
-/**
- * location_id > 0: the campaign (or, with campaign_id 0, none) becomes that location's default.
- * location_id 0: the campaign stops being the default of every location of the account.
- */
-export async function assignCampaign(db: DB, accountId: number, locationId: number, campaignId: number, bag: ErrorBag): Promise<void> {
-  if (locationId > 0) await requireLiveLocation(db, accountId, locationId, "location_id", bag);
-  if (!bag.has("campaign_id")) {
-    if (campaignId === 0 && locationId === 0) bag.add("campaign_id", msg.invalid("campaign_id"));
-    else if (campaignId > 0) {
-      const usable = await campaignRepository.findReadable(db, accountId, [campaignId]);
-      if (usable.length === 0 || usable[0].deleted === 1) bag.add("campaign_id", msg.invalid("campaign_id"));
-    }
-  }
-  bag.throwIfAny();
-  const now = nowDatetime();
-  if (locationId === 0) await locationRepository.clearDefaultCampaign(db, accountId, campaignId, now);
-  else await locationRepository.setDefaultCampaign(db, locationId, campaignId === 0 ? null : campaignId, now);
+/** Assigns the device to the location, or (null) to none. */
+export async function assignDevice(ctx: Ctx, device: DeviceRow, location: LocationRow | null): Promise<void> {
+  await ctx.repos.devices.assignLocation(ctx.db, device.id, location?.id ?? null, nowDatetime());
 }
 
-export async function assignDevice(db: DB, accountId: number, locationId: number, deviceId: number, bag: ErrorBag): Promise<void> {
-  if (locationId > 0) await requireLiveLocation(db, accountId, locationId, "location_id", bag);
-  if (!bag.has("device_id") && (await deviceRepository.findOwned(db, accountId, [deviceId])).length === 0) {
-    bag.add("device_id", msg.invalid("device_id"));
-  }
-  bag.throwIfAny();
-  await deviceRepository.assignLocation(db, deviceId, locationId === 0 ? null : locationId, nowDatetime());
-}
-
-export async function locationDevices(db: DB, locationId: number): Promise<Static<typeof LocationDeviceEntry>[]> {
-  const rows = await deviceRepository.listByLocation(db, locationId);
+export async function locationDevices(ctx: Ctx, location: LocationRow): Promise<Static<typeof LocationDeviceEntry>[]> {
+  const rows = await ctx.repos.devices.listByLocation(ctx.db, location.id);
   const now = Date.now();
   return rows.map((d) => ({
     id: d.id,
@@ -165,9 +142,9 @@ export function defaultOptions(locationId: number): LocationOptionsRow {
   };
 }
 
-/** A location's options, all off when never set. Used by the API and by RADIUS. */
-export async function loadOptions(db: DB, locationId: number): Promise<LocationOptionsRow> {
-  return (await locationRepository.findOptions(db, locationId)) ?? defaultOptions(locationId);
+/** A location's options, all off when never set. Used by the API, the portal and RADIUS. */
+export async function loadOptions(ctx: Ctx, locationId: number): Promise<LocationOptionsRow> {
+  return (await ctx.repos.locations.findOptions(ctx.db, locationId)) ?? defaultOptions(locationId);
 }
 
 export function toOptionsRecord(o: LocationOptionsRow): Static<typeof LocationOptions> {
@@ -188,27 +165,33 @@ export function toOptionsRecord(o: LocationOptionsRow): Static<typeof LocationOp
   };
 }
 
-/** The five listed values are always set (omitted ones to 0); DNS and domain lists keep their value when omitted. */
-export async function setSessionAndBandwidth(
-  db: DB,
-  accountId: number,
-  p: Static<typeof SetSessionParams>,
-  bag: ErrorBag,
-): Promise<void> {
-  await requireLiveLocation(db, accountId, p.location_id, "location_id", bag);
-  bag.throwIfAny();
-  const current = await loadOptions(db, p.location_id);
-  await locationRepository.upsertOptions(db, {
-    location_id: p.location_id,
-    session_time_limit: p.session_time_limit ?? 0,
-    max_bandwidth_down: p.max_bandwidth ?? 0,
-    max_bandwidth_up: p.max_bandwidth_up ?? 0,
-    daily_bandwidth_cap: p.daily_bandwidth_cap ?? 0,
-    content_filter: p.content_filter ? 1 : 0,
-    dns_server_1: p.dns_server_1 ?? current.dns_server_1,
-    dns_server_2: p.dns_server_2 ?? current.dns_server_2,
-    whitelist: p.whitelist ?? current.whitelist,
-    blacklist: p.blacklist ?? current.blacklist,
+/** Session and bandwidth settings: 0 is off; bandwidth in bytes per second, the cap in bytes, time in seconds. */
+export interface SessionSettings {
+  sessionTimeLimit: number;
+  maxBandwidthDown: number;
+  maxBandwidthUp: number;
+  dailyBandwidthCap: number;
+  contentFilter: boolean;
+  /** The four below keep their stored value when undefined. */
+  dnsServer1?: string;
+  dnsServer2?: string;
+  whitelist?: string;
+  blacklist?: string;
+}
+
+export async function setSessionAndBandwidth(ctx: Ctx, location: LocationRow, s: SessionSettings): Promise<void> {
+  const current = await loadOptions(ctx, location.id);
+  await ctx.repos.locations.upsertOptions(ctx.db, {
+    location_id: location.id,
+    session_time_limit: s.sessionTimeLimit,
+    max_bandwidth_down: s.maxBandwidthDown,
+    max_bandwidth_up: s.maxBandwidthUp,
+    daily_bandwidth_cap: s.dailyBandwidthCap,
+    content_filter: s.contentFilter ? 1 : 0,
+    dns_server_1: s.dnsServer1 ?? current.dns_server_1,
+    dns_server_2: s.dnsServer2 ?? current.dns_server_2,
+    whitelist: s.whitelist ?? current.whitelist,
+    blacklist: s.blacklist ?? current.blacklist,
     updated_at: nowDatetime(),
   });
 }

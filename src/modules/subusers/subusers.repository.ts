@@ -4,18 +4,22 @@ import type { SubUsersTable } from "../../db/schema.js";
 
 export type SubUserRow = Selectable<SubUsersTable>;
 
-export const subUserRepository = {
-  async insert(db: DB, values: Insertable<SubUsersTable>): Promise<number> {
-    const row = await db.insertInto("sub_users").values(values).returning("id").executeTakeFirstOrThrow();
-    return row.id;
-  },
+export function createSubUserRepository() {
+  return {
+    async insert(db: DB, values: Insertable<SubUsersTable>): Promise<number> {
+      const row = await db.insertInto("sub_users").values(values).returning("id").executeTakeFirstOrThrow();
+      return row.id;
+    },
 
-  /** E-mails are stored lower case, so this finds a sub-user whatever case the address came in. */
-  async findByEmail(db: DB, email: string): Promise<{ id: number } | undefined> {
-    return db.selectFrom("sub_users").select("id").where("email", "=", email).executeTakeFirst();
-  },
+    /** E-mails are stored lower case, so this finds a sub-user whatever case the address came in. */
+    async findByEmail(db: DB, email: string): Promise<{ id: number } | undefined> {
+      return db.selectFrom("sub_users").select("id").where("email", "=", email).executeTakeFirst();
+    },
 
-  async listByAccount(db: DB, accountId: number): Promise<SubUserRow[]> {
-    return db.selectFrom("sub_users").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
-  },
-};
+    async listByAccount(db: DB, accountId: number): Promise<SubUserRow[]> {
+      return db.selectFrom("sub_users").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
+    },
+  };
+}
+
+export type SubUserRepository = ReturnType<typeof createSubUserRepository>;

@@ -1,37 +1,70 @@
-import type { FastifyInstance } from "fastify";
-import { httpErrors } from "../../errors.js";
-import { type ApiRouteDef, ok, registerApiRoute } from "../../http/api-route.js";
-import { subUserRepository } from "./subusers.repository.js";
+import { msg } from "../../errors.js";
+import { type ApiRouter, ok } from "../../http/api-route.js";
+import type { Ctx } from "../context.js";
+import { liveLocation } from "../locations/locations.refs.js";
 import * as S from "./subusers.schemas.js";
 import * as subUsers from "./subusers.service.js";
 
 const tags = ["Sub-users"];
 
-const createSubUser: ApiRouteDef<typeof S.CreateSubUserParams, typeof S.CreateSubUserResponse> = {
-  method: "GET",
-  url: "/api/create-sub-user",
-  summary: "Create a sub-user of the calling account (account identifier only); answers its own identifier once",
-  description:
-    "GET as in the specification, POST (form or JSON) as the published client sends it. Accepts email for " +
-    "email_address, mobile_phone for phone_number, and true/false for quickreport and readonly.",
-  tags,
-  // write, not parent: a read-only sub-user hears that it is read-only before anything else.
-  access: "write",
-  params: S.CreateSubUserParams,
-  response: S.CreateSubUserResponse,
-  handler: async ({ db, caller }, p, bag) => {
-    if (caller.subUserId !== null) throw httpErrors.subUserManagement();
-    const { subUserId, identifier } = await subUsers.createSubUser(db, caller.accountId, p, bag);
-    return ok({ message: "Sub User has been successfully created.", sub_user_id: subUserId, identifier, device_id: subUserId });
-  },
-};
+/**
+ * The parameter under which the e-mail arrived: the specification's name, or the alias the
+ * published client sends. Errors are reported under the name the client used.
+ */
+function emailParam(given: (param: string) => boolean): "email_address" | "email" {
+  return given("email_address") || !given("email") ? "email_address" : "email";
+}
 
-export function subUserRoutes(app: FastifyInstance): void {
-  // One route per method: Fastify refuses a body schema on GET, and the OpenAPI shows each form.
-  registerApiRoute(app, { ...createSubUser, method: "GET" });
-  registerApiRoute(app, { ...createSubUser, method: "POST" });
+const yes = (v: string) => v === "1" || v === "true";
 
-  registerApiRoute(app, {
+export function subUserRoutes(api: ApiRouter<Ctx>): void {
+  // GET as in the specification, POST as the published client sends it: one route per method, since
+  // Fastify refuses a body schema on GET, and the OpenAPI shows each form.
+  for (const method of ["GET", "POST"] as const) {
+    api.route({
+      method,
+      url: "/api/create-sub-user",
+      summary: "Create a sub-user of the calling account (account identifier only); answers its own identifier once",
+      description:
+        "GET as in the specification, POST (form or JSON) as the published client sends it. Accepts email for " +
+        "email_address, mobile_phone for phone_number, and true/false for quickreport and readonly.",
+      tags,
+      // A read-only sub-user hears that it is read-only before anything else; other sub-users that they may not.
+      access: "manage-sub-users",
+      params: S.CreateSubUserParams,
+      refs: { quickreport_location_id: liveLocation.one() },
+      checks: [
+        async ({ ctx, p, given, fail }) => {
+          const param = emailParam(given);
+          const email = p[param];
+          if (!given("email_address") && !given("email")) fail("email_address", msg.required("email_address"));
+          else if (email !== undefined && (await subUsers.isEmailTaken(ctx, email))) fail(param, msg.taken(param));
+        },
+      ],
+      errorParams: {
+        "email-taken": (p) => (p.email_address !== undefined ? "email_address" : "email"),
+        "location-gone": () => "quickreport_location_id",
+      },
+      // The password hash is slow on purpose: the service hashes first, then writes in its own transaction.
+      transaction: false,
+      response: S.CreateSubUserResponse,
+      handler: async ({ ctx, caller }, p, r) => {
+        const input = {
+          firstName: p.first_name,
+          lastName: p.last_name,
+          email: (p.email_address ?? p.email)!,
+          phoneNumber: p.phone_number ?? p.mobile_phone,
+          password: p.password,
+          quickreport: yes(p.quickreport),
+          readonly: yes(p.readonly),
+        };
+        const { subUserId, identifier } = await subUsers.createSubUser(ctx, caller.accountId, input, r.quickreport_location_id);
+        return ok({ message: "Sub User has been successfully created.", sub_user_id: subUserId, identifier, device_id: subUserId });
+      },
+    });
+  }
+
+  api.route({
     method: "GET",
     url: "/api/subuser-list",
     summary: "The sub-users of the caller's account, ordered by id (passwords are never returned)",
@@ -39,8 +72,8 @@ export function subUserRoutes(app: FastifyInstance): void {
     access: "read",
     params: S.SubUserListParams,
     response: S.SubUsersResponse,
-    handler: async ({ db, caller }) => {
-      const rows = await subUserRepository.listByAccount(db, caller.accountId);
+    handler: async ({ ctx, caller }) => {
+      const rows = await ctx.repos.subUsers.listByAccount(ctx.db, caller.accountId);
       return ok({ data: rows.map(subUsers.toSubUserRecord) });
     },
   });

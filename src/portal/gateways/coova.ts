@@ -4,27 +4,12 @@
  * we send the browser to `http://uamip:uamport/logon` with a one-time username and the password
  * PAP-encoded against the challenge, and the gateway asks our RADIUS server.
  */
-import { createHash } from "node:crypto";
 import { isIP } from "node:net";
+import { macOrEmpty } from "../../mac-address.js";
+import { md5 } from "../../md5.js";
 import { safeEqual } from "../portal-signer.js";
-import type { GatewayParse } from "./gateway.js";
-import { gatewayMac, httpUrlOrEmpty, param } from "./gateway-params.js";
-
-export interface CoovaState {
-  kind: "coova";
-  uamip: string;
-  uamport: number;
-  /** 16 random bytes of the gateway, hex. Empty on result redirects (success, already, logoff). */
-  challenge: string;
-  /** Where the guest was going, as the gateway reported it; handed back to the gateway only. */
-  userurl: string;
-}
-
-const md5 = (...parts: (Buffer | string)[]) => {
-  const h = createHash("md5");
-  for (const p of parts) h.update(p);
-  return h.digest();
-};
+import { httpUrlOrEmpty, param } from "./gateway-params.js";
+import type { CoovaState, GatewayParse } from "./gateway-types.js";
 
 /**
  * Coova signs its redirect as uppercase hex MD5(url-before-"&md=" + uamsecret). The URL is the
@@ -43,7 +28,7 @@ export function coovaMdValid(rawUrls: string[], md: string, secret: string): boo
 export function parseCoova(q: Record<string, unknown>, rawUrls: string[], secret: string | undefined): GatewayParse {
   const uamip = param(q, "uamip", 64);
   const port = param(q, "uamport", 5);
-  const apMac = gatewayMac(q.called);
+  const apMac = macOrEmpty(q.called);
   const result = param(q, "res", 32).toLowerCase() || "notyet";
   const challenge = param(q, "challenge", 64).toLowerCase();
   if (!isIP(uamip)) return { kind: "refused", reason: "uamip" };
@@ -60,7 +45,7 @@ export function parseCoova(q: Record<string, unknown>, rawUrls: string[], secret
     arrival: {
       state: { kind: "coova", uamip, uamport: Number(port), challenge, userurl: httpUrlOrEmpty(param(q, "userurl")) },
       apMac,
-      clientMac: gatewayMac(q.mac),
+      clientMac: macOrEmpty(q.mac),
       result,
       targetHost: uamip,
     },

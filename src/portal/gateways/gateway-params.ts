@@ -1,10 +1,4 @@
-/** Reading gateway query parameters defensively: anything odd becomes "". */
-import { MAC_RE, canonicalMac } from "../../http/validation.js";
-
-/** A MAC from a gateway (dashes or colons, any case) in canonical form, or "" when it is not one. */
-export function gatewayMac(v: unknown): string {
-  return typeof v === "string" && MAC_RE.test(v.trim()) ? canonicalMac(v) : "";
-}
+/** Reading gateway query parameters defensively: anything odd becomes "" (MACs: macOrEmpty in src/mac-address.ts). */
 
 /** A string parameter, or "" when absent, repeated or too long. */
 export function param(q: Record<string, unknown>, name: string, max = 2048): string {

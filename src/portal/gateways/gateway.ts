@@ -4,25 +4,11 @@
  * redirects wherever its query string says is a phishing tool.
  */
 import { BlockList, isIP } from "node:net";
-import { type CoovaState, parseCoova } from "./coova.js";
-import { type MerakiState, parseMeraki } from "./meraki.js";
+import { parseCoova } from "./coova.js";
+import type { GatewayArrival, GatewayParse } from "./gateway-types.js";
+import { parseMeraki } from "./meraki.js";
 
-export type GatewayState = CoovaState | MerakiState;
-
-/** A gateway redirect, parsed; the AP still has to be found among registered devices. */
-export interface GatewayArrival {
-  state: GatewayState;
-  /** The access point's MAC (canonical), by which the device is found. */
-  apMac: string;
-  /** The guest's MAC (canonical), or "" when the gateway gave none. */
-  clientMac: string;
-  /** Coova's `res` (notyet, success, already, failed, logoff); undefined for Meraki. */
-  result?: string;
-  /** The host the hand-off will go to, checked against the AP's known address. */
-  targetHost: string;
-}
-
-export type GatewayParse = { kind: "none" } | { kind: "arrival"; arrival: GatewayArrival } | { kind: "refused"; reason: string };
+export type { GatewayArrival, GatewayParse, GatewayState } from "./gateway-types.js";
 
 export interface GatewayParseInput {
   query: Record<string, unknown>;

@@ -3,20 +3,13 @@
  * node_mac, client_mac`; after the login the browser goes to
  * `{base_grant_url}?continue_url=...&duration=SECONDS` and Meraki lets the client in.
  */
-import type { GatewayParse } from "./gateway.js";
-import { gatewayMac, httpUrlOrEmpty, param } from "./gateway-params.js";
-
-export interface MerakiState {
-  kind: "meraki";
-  /** base_grant_url, vetted (targetAllowed) before it is kept. */
-  grant: string;
-  /** user_continue_url: where the guest was going. */
-  cont: string;
-}
+import { macOrEmpty } from "../../mac-address.js";
+import { httpUrlOrEmpty, param } from "./gateway-params.js";
+import type { GatewayParse, MerakiState } from "./gateway-types.js";
 
 export function parseMeraki(q: Record<string, unknown>): GatewayParse {
   const grant = httpUrlOrEmpty(param(q, "base_grant_url"));
-  const apMac = gatewayMac(q.node_mac);
+  const apMac = macOrEmpty(q.node_mac);
   if (!grant) return { kind: "refused", reason: "base_grant_url" };
   if (!apMac) return { kind: "refused", reason: "node_mac" };
   return {
@@ -24,7 +17,7 @@ export function parseMeraki(q: Record<string, unknown>): GatewayParse {
     arrival: {
       state: { kind: "meraki", grant, cont: httpUrlOrEmpty(param(q, "user_continue_url")) },
       apMac,
-      clientMac: gatewayMac(q.client_mac),
+      clientMac: macOrEmpty(q.client_mac),
       targetHost: new URL(grant).hostname,
     },
   };

@@ -5,9 +5,20 @@
  */
 import type { Config } from "../../config.js";
 
+/** Failures before a connection existed: the request cannot have reached Twilio. */
+const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+
 export type TwilioConfig = NonNullable<Config["twilio"]>;
 
-export class SmsSendError extends Error {}
+export class SmsSendError extends Error {
+  /** True when the request may have reached Twilio (no answer, a dropped connection): it is then counted as sent. */
+  constructor(
+    message: string,
+    readonly maybeSent = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Sends one text message; resolves with Twilio's message SID. */
 export async function sendSms(cfg: TwilioConfig, to: string, body: string): Promise<string> {
@@ -25,9 +36,12 @@ export async function sendSms(cfg: TwilioConfig, to: string, body: string): Prom
       signal: AbortSignal.timeout(10_000),
     });
   } catch (err) {
-    throw new SmsSendError(`Twilio unreachable: ${(err as Error).message}`);
+    const cause = (err as { cause?: { code?: unknown } }).cause;
+    const neverSent = typeof cause?.code === "string" && NOT_CONNECTED.has(cause.code);
+    throw new SmsSendError(`Twilio ${neverSent ? "unreachable" : "did not answer"}: ${(err as Error).message}`, !neverSent);
   }
-  const text = await res.text();
+  // A body cut short after a success still means the message was accepted.
+  const text = await res.text().catch(() => "");
   let json: { sid?: unknown; code?: unknown; message?: unknown } = {};
   try {
     json = JSON.parse(text) as typeof json;

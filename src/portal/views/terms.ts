@@ -3,6 +3,7 @@
  * allow-list: text formatting, lists and plain links; no scripts, event handlers, styles,
  * forms, frames, images or non-http(s) URLs.
  */
+import { LRUCache } from "lru-cache";
 import sanitizeHtml from "sanitize-html";
 import { SafeHtml } from "./html.js";
 
@@ -20,17 +21,27 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
-// Sanitizing is most of a page render and a campaign's terms rarely change: keep recent results.
-const cache = new Map<string, SafeHtml>();
-const CACHE_ENTRIES = 256;
+/** Longest terms text rendered; campaign payloads are bounded well below this. */
+const MAX_TERMS = 65536;
 
-export function sanitizeTerms(terms: string): SafeHtml {
-  const input = terms.slice(0, 65536);
-  let out = cache.get(input);
-  if (!out) {
-    out = new SafeHtml(sanitizeHtml(input, OPTIONS));
-    if (cache.size >= CACHE_ENTRIES) cache.clear();
-    cache.set(input, out);
+/**
+ * Sanitizing is most of a page render and a campaign's terms rarely change: recent results are
+ * kept, bounded in entries and in characters (one per app, made by the portal plugin).
+ */
+export class TermsSanitizer {
+  private readonly cache = new LRUCache<string, SafeHtml>({
+    max: 256,
+    maxSize: 4 * 1024 * 1024,
+    sizeCalculation: (value, key) => Math.max(1, key.length + value.value.length),
+  });
+
+  sanitize(terms: string): SafeHtml {
+    const input = terms.slice(0, MAX_TERMS);
+    let out = this.cache.get(input);
+    if (!out) {
+      out = new SafeHtml(sanitizeHtml(input, OPTIONS));
+      this.cache.set(input, out);
+    }
+    return out;
   }
-  return out;
 }

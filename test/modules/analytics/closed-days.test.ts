@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { zonedInstant } from "../../../src/cli/demo-random.js";
-import { ErrorBag } from "../../../src/errors.js";
 import { socialLogins, visits } from "../../../src/modules/analytics/analytics.service.js";
 import { CLOSED_DAYS_TTL_MS, ClosedDaysCache, lastClosedDay } from "../../../src/modules/analytics/closed-days-cache.js";
-import { addDays, localDay } from "../../../src/modules/guests/local-day.js";
+import { addDays, localDay, zonedInstant } from "../../../src/modules/guests/local-day.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { createLocation, login } from "../guests/guests-fixtures.js";
@@ -35,9 +33,14 @@ for (const dialect of DIALECTS) {
     });
     after(async () => t.close());
 
-    const params = { location_id: "", from_date: "", to_date: "" };
+    const query = async () => ({
+      locations: [(await t.deps.repos.locations.findById(t.db, loc))!],
+      fromDay: old,
+      toDay: today,
+      agg: "DAY" as const,
+    });
     const custom = async (cache: ClosedDaysCache, at = now) => {
-      const res = await socialLogins(t.db, cache, t.accountId, { ...params, location_id: String(loc), from_date: old, to_date: today }, new ErrorBag(), at);
+      const res = await socialLogins(t.deps, cache, await query(), at);
       const data = res.series.find((s) => s.name === "Custom")!.data;
       return { old: data[0], today: data[data.length - 1], total: data.reduce((a, b) => a + b, 0) };
     };
@@ -59,7 +62,7 @@ for (const dialect of DIALECTS) {
     it("keeps visits apart from logins", async () => {
       const cache = new ClosedDaysCache();
       await custom(cache);
-      const res = await visits(t.db, cache, t.accountId, { ...params, location_id: String(loc), from_date: old, to_date: today }, new ErrorBag(), now);
+      const res = await visits(t.deps, cache, await query(), now);
       const data = res.series[0].data;
       assert.equal(data[0], 1);
       assert.equal(data[data.length - 1], 1);

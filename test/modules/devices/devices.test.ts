@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { toDbDatetime } from "../../../src/db/time.js";
-import { deviceRepository } from "../../../src/modules/devices/devices.repository.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { makeLocation, makeSubUser } from "../../helpers/sub-users.js";
@@ -144,14 +143,14 @@ for (const dialect of DIALECTS) {
       const loc = await makeLocation(t);
       const assign = await t.call("POST", "device-assign-location", { location_id: loc, device_id: id });
       assert.equal(assign.statusCode, 200, JSON.stringify(assign.body));
-      await deviceRepository.markHeard(t.db, id, toDbDatetime(new Date()));
+      await t.deps.repos.devices.markHeard(t.db, id, toDbDatetime(new Date()));
       const list = await t.call("GET", "device-list");
       const ids = list.body.data.map((d: { id: number }) => d.id);
       assert.deepEqual(ids, [...ids].sort((x: number, y: number) => x - y));
       const d = list.body.data.find((x: { id: number }) => x.id === id);
       assert.equal(d.location_id, loc);
       assert.equal(d.live_status, "online");
-      await deviceRepository.markHeard(t.db, id, toDbDatetime(new Date(Date.now() - 11 * 60 * 1000)));
+      await t.deps.repos.devices.markHeard(t.db, id, toDbDatetime(new Date(Date.now() - 11 * 60 * 1000)));
       const later = await t.call("GET", "get-device", { device_ids: String(id) });
       assert.equal(later.body.data[0].live_status, "offline");
       const other = await t.newAccount();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createAccount } from "../../../src/modules/accounts/accounts.service.js";
+import { createRepositories } from "../../../src/modules/context.js";
 import { recordLogin, recordVisit } from "../../../src/modules/guests/guest-activity.service.js";
 import { localDay } from "../../../src/modules/guests/local-day.js";
 import { DIALECTS, type TestDb, createTestDb } from "../../helpers/db.js";
@@ -20,7 +21,7 @@ for (const dialect of DIALECTS) {
     let locationId: number;
     before(async () => {
       t = await createTestDb(dialect);
-      accountId = (await createAccount(t.db, `a-${dialect}@example.com`)).accountId;
+      accountId = (await createAccount({ db: t.db, repos: createRepositories() }, `a-${dialect}@example.com`)).accountId;
       const loc = await t.db
         .insertInto("locations")
         .values({

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { deviceRepository } from "../../../src/modules/devices/devices.repository.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { ANDROID_UA, createLocation, login } from "./guests-fixtures.js";
@@ -67,7 +66,7 @@ for (const dialect of DIALECTS) {
       t = await createTestApp(dialect);
       chicago = await createLocation(t, "America/Chicago", "Chicago Cafe");
       london = await createLocation(t, "Europe/London", "London Pub");
-      deviceId = await deviceRepository.insert(t.db, {
+      deviceId = await t.deps.repos.devices.insert(t.db, {
         account_id: t.accountId,
         location_id: london,
         model_id: "test-model",

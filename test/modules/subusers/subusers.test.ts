@@ -1,9 +1,24 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { sql } from "kysely";
 import { verifyPassword } from "../../../src/modules/subusers/password.js";
 import { type TestApp, createTestApp, locationParams } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { makeLocation, makeSubUser, subUserParams } from "../../helpers/sub-users.js";
+
+/** Deletes a sub-user's row but not its identifier, as a hand-made delete past the foreign key would. */
+async function removeSubUserRow(t: TestApp, id: number): Promise<void> {
+  if (t.dialect === "sqlite") {
+    await sql`pragma foreign_keys = off`.execute(t.db);
+    await t.db.deleteFrom("sub_users").where("id", "=", id).execute();
+    await sql`pragma foreign_keys = on`.execute(t.db);
+    return;
+  }
+  await t.db.transaction().execute(async (trx) => {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    await trx.deleteFrom("sub_users").where("id", "=", id).execute();
+  });
+}
 
 const LIST_KEYS = [
   "date_created",
@@ -197,6 +212,16 @@ for (const dialect of DIALECTS) {
       assert.ok(roList.body.data.some((s: { id: number }) => s.id === ro.id), "the read-only sub-user lists itself");
       const roWrite = await t.call("POST", "create-or-update-location", locationParams(), { identifier: ro.identifier });
       assert.deepEqual(roWrite.body.message, { identifier: ["This identifier is read-only."] });
+    });
+
+    it("an identifier whose sub-user row is gone is invalid, never a writable caller", async () => {
+      const staff = await makeSubUser(t, { readonly: true });
+      // No endpoint deletes sub-users yet; an operator (or a future one) may remove the row by hand.
+      await removeSubUserRow(t, staff.id);
+      for (const [method, path] of [["GET", "location-list"], ["POST", "create-or-update-location"]] as const) {
+        const res = await t.call(method, path, locationParams(), { identifier: staff.identifier });
+        assert.deepEqual(res.body, { status: "error", message: { identifier: ["The identifier is invalid."] } }, path);
+      }
     });
 
     it("subuser-list shows only the caller's account's sub-users", async () => {

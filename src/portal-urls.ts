@@ -1,4 +1,7 @@
-/** Where the portal serves pages; the API reports these URLs, the portal routes answer them. */
+/**
+ * Where the portal serves pages. The API reports these URLs (get-location, campaigns) and the portal
+ * routes answer them, so the one definition sits below both.
+ */
 export const PORTAL_PREFIX = "/portal/";
 export const PORTAL_LOCATION_PREFIX = "/portal/l/";
 export const PORTAL_CAMPAIGN_PREFIX = "/portal/c/";

@@ -1,11 +1,11 @@
 /**
- * MD5 (RFC 1321) and HMAC-MD5 (RFC 2104), synchronous and over byte ranges, for RADIUS only: every
+ * MD5 (RFC 1321) and HMAC-MD5 (RFC 2104), synchronous and over byte ranges. RADIUS is why: every
  * packet needs one to three of them (RFC 2865 authenticators, RFC 3579 Message-Authenticator) on
  * about a hundred octets, where node:crypto spends microseconds per hash creating objects around
  * a fraction of that of hashing. Ranges let a check hash a packet "with these 16 octets zeroed"
  * without copying it, and a key's HMAC pads are hashed once per key instead of once per packet.
  * Checked against node:crypto on random inputs of every length across block boundaries
- * (test/radius/md5.test.ts).
+ * (test/md5.test.ts).
  */
 
 const ZEROS = new Uint8Array(64);
@@ -294,4 +294,11 @@ export class HmacMd5 {
     inner.digestInto(this.innerDigest);
     this.outerHash.reset(this.outer).update(this.innerDigest).digestInto(out, offset);
   }
+}
+
+/** MD5 of the parts in a row (strings as UTF-8): the one MD5 of the product, for one-off uses too. */
+export function md5(...parts: (Uint8Array | string)[]): Buffer {
+  const h = new Md5();
+  for (const p of parts) h.update(typeof p === "string" ? Buffer.from(p, "utf8") : p);
+  return h.digest();
 }

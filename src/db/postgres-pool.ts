@@ -1,0 +1,87 @@
+/**
+ * The PostgreSQL connection pool, made to survive the database going away: a connection that
+ * PostgreSQL terminates (a restart: 57P01) or whose socket resets is logged and dropped instead
+ * of crashing the process with an unhandled 'error'; every wait is bounded (acquire, connect,
+ * statement), and a connection whose server stopped answering is thrown away, not reused.
+ */
+import pg from "pg";
+import type { DatabaseTimeouts } from "../database-timeouts.js";
+import { markConnectionFault } from "./database-errors.js";
+
+// int8 (COUNT, SUM, bigint columns) as JavaScript numbers: our counters stay below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+/** Where faults that no request waits for are reported (pino's shape; Fastify's logger fits). */
+export interface DatabaseLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * How much longer than the server's statement_timeout the client waits before it decides the
+ * server is not answering at all (a cancelled statement comes back as an error within this).
+ */
+const SILENT_SERVER_GRACE_MS = 1_000;
+
+export interface PostgresPoolOptions {
+  max: number;
+  searchPath: string | undefined;
+  timeouts: DatabaseTimeouts;
+  log: DatabaseLog;
+}
+
+/** What the log says about a database error: no client object, no connection parameters. */
+function describe(err: unknown): object {
+  const e = err as { message?: string; code?: string; severity?: string };
+  return { message: e?.message, code: e?.code, severity: e?.severity };
+}
+
+export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.Pool {
+  const { timeouts, log } = opts;
+
+  class GuardedClient extends pg.Client {
+    constructor(config: pg.ClientConfig) {
+      // The pool passes its own options; opening a connection gets its own, shorter, limit.
+      super({ ...config, connectionTimeoutMillis: timeouts.connectMs });
+      this.on("error", (err) => log.warn({ err: describe(err) }, "database connection lost; it is dropped and a new one opened when needed"));
+    }
+
+    // Kysely calls query(sql, params) and awaits the promise.
+    override query(...args: unknown[]): any {
+      const result = (super.query as (...a: unknown[]) => unknown)(...args);
+      if (!(result instanceof Promise)) return result;
+      return result.catch((err: Error) => {
+        if (err?.message === "Query read timeout") {
+          // The statement may still be on the wire: this connection can never be trusted again.
+          // Destroying its socket makes pg mark it unusable, so the pool discards it on release.
+          (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+        }
+        throw markConnectionFault(err);
+      });
+    }
+  }
+
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max,
+    options: opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined,
+    Client: GuardedClient as unknown as typeof pg.Client,
+    // pg-pool bounds both the wait for a free connection and the opening of a new one with this.
+    connectionTimeoutMillis: timeouts.acquireMs,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.statementMs + SILENT_SERVER_GRACE_MS,
+    keepAlive: true,
+  });
+  // An idle connection that dies: already logged by the client's own listener; without a listener
+  // here, pg-pool's 'error' event would end the process.
+  pool.on("error", () => undefined);
+
+  const connect = pool.connect.bind(pool);
+  pool.connect = ((callback?: unknown) => {
+    if (callback !== undefined) return (connect as (cb: unknown) => void)(callback);
+    return connect().catch((err: Error) => {
+      throw markConnectionFault(err);
+    });
+  }) as typeof pool.connect;
+  return pool;
+}

@@ -1,0 +1,119 @@
+/**
+ * The SQLite side of a database: one connection, a cache of prepared statements, the count of
+ * writes that read caches watch (see changeGeneration), and direct access for the hot paths. All
+ * of it belongs to the Kysely adapter made for this database, which the database and its
+ * transactions share: no registry outside it.
+ */
+import type SQLite from "better-sqlite3";
+import { SqliteAdapter, SqliteDialect } from "kysely";
+import { LRUCache } from "lru-cache";
+
+/** How stale another connection's commit may look to changeGeneration. */
+export const OTHER_CONNECTION_POLL_MS = 50;
+/** Queries are parameterised, so the set of texts is small; this bounds it all the same. */
+const STATEMENT_CACHE_MAX = 500;
+
+interface CachedStatement {
+  stmt: SQLite.Statement;
+  /** Anything but a SELECT may write (INSERT ... RETURNING reads rows and writes). */
+  writes: boolean;
+}
+
+/**
+ * SQLite only: the connection itself, for the hot paths (prepared-query.ts) that run their own prepared
+ * statements instead of building a query per call. Their writes must call noteWrite() so read
+ * caches see them. Statements may run directly while the caller holds the connection (inside its
+ * own transaction), or when no transaction is open on it (`inTransaction` false); otherwise they
+ * must wait their turn through Kysely.
+ */
+export interface SqliteDirect {
+  /** A prepared statement, cached by SQL text. */
+  prepare(source: string): SQLite.Statement;
+  noteWrite(): void;
+  readonly inTransaction: boolean;
+}
+
+export class SqliteConnectionState implements SqliteDirect {
+  /**
+   * Kysely prepares every query anew; preparing costs more than running a small indexed query.
+   * Kysely's connection and the direct hot paths share this cache.
+   */
+  private readonly statements: LRUCache<string, CachedStatement>;
+  private localWrites = 0;
+  private readonly dataVersion: SQLite.Statement;
+  private version = 0;
+  private versionAt = Number.NEGATIVE_INFINITY;
+
+  constructor(readonly sqlite: SQLite.Database) {
+    this.statements = new LRUCache({ max: STATEMENT_CACHE_MAX });
+    this.dataVersion = sqlite.prepare("pragma data_version").pluck();
+  }
+
+  private cached(source: string): CachedStatement {
+    let entry = this.statements.get(source);
+    if (!entry) {
+      entry = { stmt: this.sqlite.prepare(source), writes: !/^\s*select\b/i.test(source) };
+      this.statements.set(source, entry);
+    }
+    return entry;
+  }
+
+  prepare(source: string): SQLite.Statement {
+    return this.cached(source).stmt;
+  }
+
+  noteWrite(): void {
+    this.localWrites++;
+  }
+
+  get inTransaction(): boolean {
+    return this.sqlite.inTransaction;
+  }
+
+  /** See changeGeneration. Asking SQLite for data_version on every hot read cost as much as the rest of a cached look-up. */
+  generation(): string {
+    const now = Date.now();
+    if (now - this.versionAt >= OTHER_CONNECTION_POLL_MS) {
+      this.version = this.dataVersion.get() as number;
+      this.versionAt = now;
+    }
+    return `${this.localWrites}:${this.version}`;
+  }
+
+  /**
+   * The connection as Kysely sees it: `prepare` answers from the cache and counts a possible write
+   * (Kysely prepares a statement right before each run), which read caches use.
+   */
+  kyselyConnection(): SQLite.Database {
+    return new Proxy(this.sqlite, {
+      get: (target, prop, receiver) => {
+        if (prop === "prepare") {
+          return (source: string) => {
+            const { stmt, writes } = this.cached(source);
+            if (writes) this.localWrites++;
+            return stmt;
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  }
+}
+
+/** Kysely's SQLite adapter, carrying the connection state of its database. */
+export class StatefulSqliteAdapter extends SqliteAdapter {
+  constructor(readonly state: SqliteConnectionState) {
+    super();
+  }
+}
+
+export class StatefulSqliteDialect extends SqliteDialect {
+  constructor(private readonly state: SqliteConnectionState) {
+    super({ database: state.kyselyConnection() });
+  }
+
+  override createAdapter(): StatefulSqliteAdapter {
+    return new StatefulSqliteAdapter(this.state);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Who is calling the API: the identifier of a request (query, body, `identifier` header or
+ * `Authorization: Bearer`) turned into a Caller. How an identifier is looked up is given by the app
+ * (the accounts module); this layer only reads it from the request and keeps recent answers.
+ */
+import type { FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
+import { httpErrors } from "../errors.js";
+
+export interface Caller {
+  accountId: number;
+  /** The sub-user behind the identifier, or null for the account's own identifier. */
+  subUserId: number | null;
+  readonly: boolean;
+}
+
+/** The caller behind a (trimmed, non-empty) identifier, or undefined when it is unknown, revoked or orphaned. */
+export type CallerLookup = (identifier: string) => Promise<Caller | undefined>;
+
+/** The identifier from the body, the query, the `identifier` header, or `Authorization: Bearer`. */
+export function identifierOf(req: FastifyRequest): string | undefined {
+  const q = req.query as Record<string, unknown> | undefined;
+  const b = req.body as Record<string, unknown> | undefined;
+  const fromBody = b && typeof b === "object" ? b.identifier : undefined;
+  if (typeof fromBody === "string" && fromBody !== "") return fromBody;
+  if (q && typeof q.identifier === "string" && q.identifier !== "") return q.identifier;
+  const h = req.headers.identifier;
+  if (typeof h === "string" && h !== "") return h;
+  const auth = req.headers.authorization;
+  if (typeof auth === "string") {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+export interface CallerResolverOptions {
+  /** How long a resolved identifier is trusted without asking again (revocation waits at most this). */
+  ttlMs?: number;
+  maxEntries?: number;
+}
+
+/**
+ * Resolves identifiers, keeping hits briefly in memory: every API call authenticates, and identifiers
+ * are never edited in place. Unknown identifiers are not kept (the rate limit bounds how often one
+ * client may try them). One per app.
+ */
+export class CallerResolver {
+  private readonly cache: LRUCache<string, Caller>;
+
+  constructor(
+    private readonly lookup: CallerLookup,
+    opts: CallerResolverOptions = {},
+  ) {
+    this.cache = new LRUCache({ max: opts.maxEntries ?? 10_000, ttl: opts.ttlMs ?? 10_000 });
+  }
+
+  /** The caller of an identifier resolved lately, without asking the database. */
+  cached(identifier: string | undefined): Caller | undefined {
+    return identifier === undefined ? undefined : this.cache.get(identifier.trim());
+  }
+
+  async resolve(identifier: string | undefined): Promise<Caller> {
+    if (identifier === undefined || identifier.trim() === "") throw httpErrors.identifierRequired();
+    if (identifier.length > 255) throw httpErrors.identifierInvalid();
+    // Keyed by the identifier itself: hashing on every call cost more than the rest of a cached look-up.
+    const key = identifier.trim();
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const caller = await this.lookup(key);
+    if (!caller) throw httpErrors.identifierInvalid();
+    this.cache.set(key, caller);
+    return caller;
+  }
+}

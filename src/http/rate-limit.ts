@@ -1,0 +1,87 @@
+/**
+ * Rate limits through @fastify/rate-limit, registered once per app (buildApp) and used by every
+ * limiter of the app: the API's (API_RATE_LIMIT_PER_MINUTE) and the portal's (logins and texts).
+ * Each limiter counts hits per key in a fixed window of one minute, in this app's memory (its own
+ * store, at most MAX_KEYS keys, the least recently used forgotten first); the plugin's `store` or
+ * `redis` option is where a store shared by several instances would go.
+ *
+ * The API's limit: before the caller is looked up, a call counts against its caller when the
+ * identifier was resolved lately (the caller cache answers without the database), otherwise
+ * against the client address. So unknown identifiers are limited too, and once an address is over
+ * the limit its calls stop costing database look-ups. A call whose caller had to be looked up
+ * counts against that caller as well, once resolved, so every caller gets exactly the limit.
+ */
+import rateLimit, { normalizeIP } from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { httpErrors } from "../errors.js";
+import { type Caller, type CallerResolver, identifierOf } from "./caller.js";
+
+const WINDOW_MS = 60_000;
+/** Keys one limiter keeps at most: an address flood forgets its oldest addresses, never grows without bound. */
+const MAX_KEYS = 100_000;
+
+/** Makes app.createRateLimit available to this app and its plugins; limits nothing by itself. */
+export async function registerRateLimits(app: FastifyInstance): Promise<void> {
+  await app.register(rateLimit, { global: false, cache: MAX_KEYS });
+}
+
+/**
+ * Counts one hit of `key` in its window: the seconds until the window ends when the key is over
+ * the limit, undefined when it is not.
+ */
+export type MinuteLimit = (request: FastifyRequest, key: string) => Promise<number | undefined>;
+
+/** A limiter of `perMinute` hits per key and minute, with its own counters; 0 (or less) is no limit. */
+export function minuteLimit(app: FastifyInstance, perMinute: number): MinuteLimit {
+  if (perMinute <= 0) return async () => undefined;
+  const keys = new WeakMap<FastifyRequest, string>();
+  const limiter = app.createRateLimit({ max: perMinute, timeWindow: WINDOW_MS, keyGenerator: (req) => keys.get(req) ?? clientAddressKey(req.ip) });
+  return async (request, key) => {
+    // The key generator runs at once, before the limiter's first await: the key set here is the one counted.
+    keys.set(request, key);
+    const r = await limiter(request);
+    return !r.isAllowed && r.isExceeded ? Math.max(1, r.ttlInSeconds) : undefined;
+  };
+}
+
+/**
+ * The address a limit counts a client by: IPv4 (also written IPv4-mapped in IPv6) as is, IPv6 by
+ * its /64, the smallest network a subscriber is given: a host picks any of 2^64 addresses inside
+ * it at will, so counting single IPv6 addresses would count nothing.
+ */
+export function clientAddressKey(ip: string): string {
+  return normalizeIP(ip, 64);
+}
+
+export interface ApiRateLimit {
+  /** Counts the call before the caller is looked up; throws the 429 when over the limit. */
+  beforeLookup(request: FastifyRequest): Promise<void>;
+  /** Counts the call against its caller, unless beforeLookup already did. */
+  afterLookup(request: FastifyRequest, caller: Caller): Promise<void>;
+}
+
+function callerKey(caller: Caller): string {
+  return caller.subUserId !== null ? `s${caller.subUserId}` : `a${caller.accountId}`;
+}
+
+/** This app's API limiter, or undefined when the limit is off. */
+export function apiRateLimit(app: FastifyInstance, perMinute: number, callers: CallerResolver): ApiRateLimit | undefined {
+  if (perMinute <= 0) return undefined;
+  const limit = minuteLimit(app, perMinute);
+  const counted = new WeakSet<FastifyRequest>();
+  const take = async (request: FastifyRequest, key: string) => {
+    const wait = await limit(request, key);
+    if (wait !== undefined) throw httpErrors.rateLimited(wait);
+  };
+
+  return {
+    async beforeLookup(request) {
+      const caller = callers.cached(identifierOf(request));
+      if (caller) counted.add(request);
+      await take(request, caller ? callerKey(caller) : `ip:${clientAddressKey(request.ip)}`);
+    },
+    async afterLookup(request, caller) {
+      if (!counted.has(request)) await take(request, callerKey(caller));
+    },
+  };
+}
