@@ -1,30 +1,54 @@
-/** Runs the migrations in migrations/ (forward-only in production). */
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+/**
+ * Runs the migrations in migrations/ (forward-only in production).
+ *
+ * Our own runner rather than Kysely's `Migrator`: that one decides whether its bookkeeping table
+ * exists by introspecting every table of every schema in the database, and PostgreSQL's
+ * `pg_get_serial_sequence` inside that query fails with 3F000 when another schema is dropped while
+ * it runs (another app, a parallel test). Here nothing looks outside the current schema. The
+ * bookkeeping table keeps Kysely's name and columns, so databases migrated before stay valid.
+ */
+import { type Kysely, type Migration, sql } from "kysely";
 import { dialectOf } from "./dialect.js";
 import * as initial from "./migrations/2026-11-23T0000-initial.js";
 import * as smsCodesByLocation from "./migrations/2026-12-01T0000-sms-codes-by-location.js";
 
-/** Static list rather than a folder scan, so it works the same from source and from a bundle. */
-const MIGRATIONS: Record<string, Migration> = {
-  "2026-11-23T0000-initial": initial,
-  "2026-12-01T0000-sms-codes-by-location": smsCodesByLocation,
-};
+/** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
+const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+  ["2026-11-23T0000-initial", initial],
+  ["2026-12-01T0000-sms-codes-by-location", smsCodesByLocation],
+];
 
-class StaticProvider implements MigrationProvider {
-  async getMigrations() {
-    return MIGRATIONS;
-  }
-}
+const TABLE = "kysely_migration";
 
+/**
+ * Applies every migration not yet recorded, in order, in one transaction: a failure leaves the
+ * database as it was. On PostgreSQL a transaction-scoped advisory lock (per schema) makes
+ * instances that start together take turns; SQLite's write lock does the same there.
+ * Returns the names applied.
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  // Kysely looks for its own tables in every schema unless told which one: a kysely_migration_lock
-  // in any other schema of the database (another app, a parallel test) would make it skip creating ours.
-  const migrationTableSchema =
-    dialectOf(db) === "postgres"
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  const postgres = dialectOf(db) === "postgres";
+  return db.transaction().execute(async (trx) => {
+    if (postgres) await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.guestwifi.migrations'))`.execute(trx);
+    await trx.schema
+      .createTable(TABLE)
+      .ifNotExists()
+      .addColumn("name", "varchar(255)", (c) => c.notNull().primaryKey())
+      .addColumn("timestamp", "varchar(255)", (c) => c.notNull())
+      .execute();
+    const done = new Set((await trx.selectFrom(TABLE).select("name").execute()).map((r) => r.name as string));
+    const known = new Set(MIGRATIONS.map(([name]) => name));
+    const unknown = [...done].filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      throw new Error(`the database has migrations this version does not know (${unknown.join(", ")}): it was migrated by a newer version`);
+    }
+    const applied: string[] = [];
+    for (const [name, migration] of MIGRATIONS) {
+      if (done.has(name)) continue;
+      await migration.up(trx);
+      await trx.insertInto(TABLE).values({ name, timestamp: new Date().toISOString() }).execute();
+      applied.push(name);
+    }
+    return applied;
+  });
 }

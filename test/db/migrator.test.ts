@@ -1,0 +1,106 @@
+/**
+ * The migration runner: applies each migration once, in one transaction, lets instances that start
+ * together take turns, and never looks outside its own schema (a schema another client drops while
+ * we migrate must not matter: Kysely's introspecting Migrator failed there with 3F000).
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { describe, it } from "node:test";
+import { Migrator, sql } from "kysely";
+import { createDatabase } from "../../src/db/database.js";
+import { migrateToLatest } from "../../src/db/migrator.js";
+import { DIALECTS, PG_URL, createTestDb } from "../helpers/db.js";
+
+for (const dialect of DIALECTS) {
+  describe(`migrations (${dialect})`, () => {
+    it("apply once; a second run applies nothing; a newer database's migration is refused", async () => {
+      const t = await createTestDb(dialect);
+      try {
+        assert.deepEqual(await migrateToLatest(t.db), [], "createTestDb already migrated");
+        const rows = await t.db.selectFrom("kysely_migration" as any).select("name").execute();
+        assert.ok(rows.length >= 2);
+        await t.db.insertInto("kysely_migration" as any).values({ name: "2099-01-01T0000-future", timestamp: "x" }).execute();
+        await assert.rejects(migrateToLatest(t.db), /migrated by a newer version/);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
+
+if (DIALECTS.includes("postgres")) {
+  describe("migrations (postgres, shared database)", () => {
+    it("instances that start together on one empty schema both succeed and apply each migration once", async () => {
+      const schema = `mig_${randomBytes(5).toString("hex")}`;
+      const admin = createDatabase(PG_URL, { poolSize: 1 });
+      await sql`create schema ${sql.id(schema)}`.execute(admin);
+      const a = createDatabase(PG_URL, { searchPath: schema, poolSize: 2 });
+      const b = createDatabase(PG_URL, { searchPath: schema, poolSize: 2 });
+      try {
+        const [ra, rb] = await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
+        assert.equal(ra.length + rb.length, Math.max(ra.length, rb.length), "one of them applied everything, the other nothing");
+        assert.ok(ra.length + rb.length >= 2);
+        const { rows } = await sql<{ n: string }>`select count(*) as n from ${sql.id(schema)}.kysely_migration`.execute(admin);
+        assert.equal(Number(rows[0].n), ra.length + rb.length);
+      } finally {
+        await a.destroy();
+        await b.destroy();
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+        await admin.destroy();
+      }
+    });
+
+    it("is not disturbed by other schemas being created and dropped while it runs", async () => {
+      const admin = createDatabase(PG_URL, { poolSize: 2 });
+      let churning = true;
+      const churn = (async () => {
+        // Bounded: at most 400 create/drop rounds, stops as soon as the migrations are done.
+        for (let i = 0; i < 400 && churning; i++) {
+          const s = `churn_${randomBytes(5).toString("hex")}`;
+          await sql`create schema ${sql.id(s)}`.execute(admin);
+          await sql`create table ${sql.id(s)}.t (id serial primary key)`.execute(admin);
+          await sql`drop schema ${sql.id(s)} cascade`.execute(admin);
+        }
+      })();
+      const schemas: string[] = [];
+      try {
+        for (let i = 0; i < 8; i++) {
+          const schema = `mig_${randomBytes(5).toString("hex")}`;
+          schemas.push(schema);
+          await sql`create schema ${sql.id(schema)}`.execute(admin);
+          const db = createDatabase(PG_URL, { searchPath: schema, poolSize: 1 });
+          try {
+            assert.ok((await migrateToLatest(db)).length >= 2);
+          } finally {
+            await db.destroy();
+          }
+        }
+      } finally {
+        churning = false;
+        await churn;
+        for (const s of schemas) await sql`drop schema if exists ${sql.id(s)} cascade`.execute(admin);
+        await admin.destroy();
+      }
+    });
+
+    it("keeps Kysely's bookkeeping table, so a database migrated by Kysely's Migrator is recognised", async () => {
+      const schema = `mig_${randomBytes(5).toString("hex")}`;
+      const admin = createDatabase(PG_URL, { poolSize: 1 });
+      await sql`create schema ${sql.id(schema)}`.execute(admin);
+      const db = createDatabase(PG_URL, { searchPath: schema, poolSize: 1 });
+      try {
+        const applied = await migrateToLatest(db);
+        // Kysely's Migrator, pointed at the same table, sees every migration as done.
+        const byName = Object.fromEntries(applied.map((name) => [name, { up: async () => assert.fail(`re-ran ${name}`) }]));
+        const kysely = new Migrator({ db, provider: { getMigrations: async () => byName }, migrationTableSchema: schema });
+        const { error, results } = await kysely.migrateToLatest();
+        assert.equal(error, undefined);
+        assert.deepEqual(results, []);
+      } finally {
+        await db.destroy();
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+        await admin.destroy();
+      }
+    });
+  });
+}
