@@ -21,6 +21,7 @@ import {
   parseOptions,
   usageLine,
 } from "./command-line.js";
+import { backupCommand } from "./backup-command.js";
 import { demoCommand } from "./demo-command.js";
 import { EMAIL_RE, withDb } from "./with-db.js";
 
@@ -124,6 +125,7 @@ const COMMANDS: Command[] = [
       );
     },
   },
+  backupCommand,
   demoCommand,
 ];
 
