@@ -53,11 +53,14 @@ function jsonLines(text: string): Record<string, any>[] {
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => {
+      let parsed: Record<string, any> | undefined;
       try {
-        return JSON.parse(l);
+        parsed = JSON.parse(l);
       } catch {
-        assert.fail(`a line on stdout is not JSON: ${l}`);
+        parsed = undefined;
       }
+      assert.ok(parsed && typeof parsed === "object", `a line on stdout is not a JSON log line: ${l}`);
+      return parsed;
     });
 }
 
