@@ -7,7 +7,7 @@
 import closeWithGrace from "close-with-grace";
 import { type Config, ConfigError, loadConfig } from "../config.js";
 import { migrateToLatest } from "../db/migrator.js";
-import { createLogger } from "../logger.js";
+import { createLogger, stdoutDestination } from "../logger.js";
 import { createAccount } from "../modules/accounts/accounts.service.js";
 import { startService } from "../server.js";
 import {
@@ -42,10 +42,13 @@ async function serve(flags: Flags): Promise<void> {
   // What the service says about itself (the first account's identifier, where it listens, why it
   // could not start) goes out as JSON log lines like every other, whatever LOG_LEVEL says: the
   // identifier is shown once, and an operator must see where it listens or why it stopped.
-  const announce = createLogger({ level: "info" });
+  // One stream for both loggers: their lines stay whole and in order.
+  const stdout = stdoutDestination();
+  const announce = createLogger({ level: "info", stream: stdout });
   try {
     const config = loadConfig();
     const service = await startService(config, {
+      logger: { level: config.logLevel, stream: stdout },
       http: flags["radius-only"] !== true,
       // --radius-only runs RADIUS whatever RADIUS_ENABLED says; --no-radius never does.
       radius: flags["no-radius"] === true ? false : flags["radius-only"] === true ? true : undefined,
@@ -59,7 +62,8 @@ async function serve(flags: Flags): Promise<void> {
       );
     }
     announce.info(serving(config, service.httpUrls, service.radius), servingSentence(config, service.httpUrls, service.radius));
-    closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+    // Its own messages (a second signal, the 10 s limit) go to our logger: JSON like the rest.
+    closeWithGrace({ delay: 10_000, logger: { error: (m: unknown) => announce.error(m instanceof Error ? { err: m } : {}, m instanceof Error ? m.message : String(m)) } }, async ({ err }) => {
       if (err) service.app.log.error({ err }, "stopping after an error");
       await service.stop();
     });
