@@ -72,6 +72,10 @@ for (const dialect of DIALECTS) {
       const page = await client.get(coovaUrl(w.url, { called: w.apMac, mac: guestMac }));
       const login = await client.post("/portal/login/custom", { state: stateOf(page.body), name: "Ann Example", email: "ann@example.com" });
       assert.equal(login.statusCode, 303, login.body);
+      const other = new PortalClient(t.app);
+      const otherPage = await other.get(coovaUrl(w.url, { called: w.apMac, mac: "0A:1B:2C:3D:4E:60" }));
+      const invalid = await other.post("/portal/login/custom", { state: stateOf(otherPage.body), name: "", email: "not an address" });
+      assert.equal(invalid.statusCode, 400, invalid.body);
       const refused = await client.post("/portal/login/custom", { state: "forged" });
       assert.notEqual(refused.statusCode, 303);
       const username = new URL(login.location!).searchParams.get("username")!;
@@ -107,6 +111,7 @@ for (const dialect of DIALECTS) {
       assert.ok(!text.includes("page-"), "no raw path of an unmatched request");
       assert.equal(sample(text, "guestwifi_portal_logins_total", { method: "custom", result: "success" }), 1);
       assert.equal(sample(text, "guestwifi_portal_logins_total", { method: "custom", result: "refused" }), 1);
+      assert.equal(sample(text, "guestwifi_portal_logins_total", { method: "custom", result: "invalid" }), 1);
       assert.equal(sample(text, "guestwifi_radius_requests_total", { type: "access", result: "accept" }), 1);
       assert.equal(sample(text, "guestwifi_radius_requests_total", { type: "access", result: "reject", reason: "credential already used" }), 1);
       assert.equal(sample(text, "guestwifi_radius_requests_total", { type: "access", result: "drop", reason: "bad Message-Authenticator" }), 1);
