@@ -15,6 +15,7 @@ import { isDatabaseUnavailable } from "./db/database-errors.js";
 import { AppError, httpErrors } from "./errors.js";
 import { createLogger } from "./logger.js";
 import { ErrorResponse, createApiRouter } from "./http/api-route.js";
+import { registerMetricsRoute } from "./http/metrics-route.js";
 import { registerRateLimits } from "./http/rate-limit.js";
 import { findCaller } from "./modules/accounts/accounts.service.js";
 import { registerApiModules } from "./modules/index.js";
@@ -114,6 +115,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate("config", config);
   app.decorate("deps", deps);
 
+  // Every answer counted by its route's pattern (never the raw URL: ids and query strings would
+  // make a series per guest); a sync hook, a child bound per label set: cheap per request.
+  const { metrics } = deps;
+  app.addHook("onResponse", (request, reply, done) => {
+    metrics.http(request.method, request.routeOptions.url ?? "(unmatched)", reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+
   await app.register(formbody, { bodyLimit: config.bodyLimit });
   await registerRateLimits(app);
   await app.register(swagger, {
@@ -153,6 +162,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }
     return { status: "success", message: "ok" };
   });
+  registerMetricsRoute(app, metrics, config.metricsToken);
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   const api = await createApiRouter(app, { deps, config, lookupCaller: (identifier) => findCaller(deps, identifier) });
@@ -185,7 +195,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   // Registered after the handlers so that its encapsulated context inherits them.
-  await app.register(portalPlugin, { ctx: deps });
+  await app.register(portalPlugin, { ctx: deps, metrics });
 
   return app;
 }

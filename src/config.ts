@@ -9,6 +9,25 @@ import { isIP } from "node:net";
 
 export class ConfigError extends Error {}
 
+const LISTEN_FAULTS: Record<string, string> = {
+  EADDRINUSE: "the address is already in use (another process listens there)",
+  EACCES: "permission denied (ports below 1024 need privileges)",
+  EADDRNOTAVAIL: "the address is not one of this machine's",
+  ENOTFOUND: "the host name does not resolve",
+  EAI_AGAIN: "the host name does not resolve",
+  EAFNOSUPPORT: "this machine does not support that address family",
+};
+
+/** A listener could not bind: a sentence that names the configured address and the variables that set it. */
+export class ListenError extends Error {
+  constructor(what: string, host: string, port: number, protocol: "tcp" | "udp", variables: [string, string], cause: unknown) {
+    const code = (cause as { code?: string } | undefined)?.code;
+    const why = (code && LISTEN_FAULTS[code]) ?? (cause instanceof Error ? cause.message : String(cause));
+    const where = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+    super(`${what} cannot listen on ${where}/${protocol}: ${why}. Check ${variables[0]} and ${variables[1]} (${variables[0]}=${host}, ${variables[1]}=${port}).`);
+  }
+}
+
 type Env = Record<string, string | undefined>;
 
 function str(env: Env, name: string, fallback: string): string {
@@ -104,6 +123,8 @@ export interface Config {
    * requires and verifies `md` on gateway redirects and uses it to encode the logon password.
    */
   coovaUamSecret: string | undefined;
+  /** Bearer token GET /metrics requires; unset: it answers clients on this machine only. */
+  metricsToken: string | undefined;
   radius: {
     enabled: boolean;
     host: string;
@@ -201,6 +222,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (coovaUamSecret !== undefined && coovaUamSecret.length > 128) {
     throw new ConfigError("COOVA_UAM_SECRET may be at most 128 characters");
   }
+  const metricsToken = optional(env, "METRICS_TOKEN");
+  if (metricsToken !== undefined && (metricsToken.length < 16 || metricsToken.length > 256 || /\s/.test(metricsToken))) {
+    throw new ConfigError("METRICS_TOKEN must be 16 to 256 characters without spaces");
+  }
   const config: Config = {
     host: str(env, "HOST", "0.0.0.0"),
     port,
@@ -219,6 +244,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     portalLoginRateLimitPerMinute: int(env, "PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE", 600, 0, 1_000_000),
     portalSmsRateLimitPerMinute: int(env, "PORTAL_SMS_RATE_LIMIT_PER_MINUTE", 10, 1, 1_000_000),
     coovaUamSecret,
+    metricsToken,
     radius: {
       enabled: bool(env, "RADIUS_ENABLED", true),
       host: str(env, "RADIUS_HOST", "0.0.0.0"),

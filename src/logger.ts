@@ -82,6 +82,14 @@ const REDACT_PATHS = [
   "body",
 ];
 
+/**
+ * Standard output as pino writes it (asynchronously, flushed on exit), for loggers that share it:
+ * one stream keeps their lines whole and in order.
+ */
+export function stdoutDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
+}
+
 export function createLogger(opts: LoggerOptions = {}): FastifyBaseLogger {
   const options = { level: opts.level ?? "info", serializers, redact: { paths: REDACT_PATHS, censor: REDACTED } };
   return (opts.stream ? pino(options, opts.stream) : pino(options)) as unknown as FastifyBaseLogger;

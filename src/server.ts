@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { createAppDeps } from "./app-deps.js";
 import { buildApp } from "./app.js";
-import type { Config } from "./config.js";
+import { type Config, ListenError } from "./config.js";
 import { type DB, createDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrator.js";
 import { type LoggerOptions, createLogger } from "./logger.js";
@@ -14,8 +14,10 @@ import { type RadiusListener, startRadius } from "./radius/radius-server.js";
 export interface RunningService {
   app: FastifyInstance;
   db: DB;
-  /** The HTTP port actually bound (useful with PORT=0). */
+  /** The HTTP port actually bound (useful with PORT=0); 0 when HTTP is off. */
   httpPort: number;
+  /** The URLs HTTP listens on, from the addresses actually bound (HOST=localhost may bind two); empty when off. */
+  httpUrls: string[];
   radius: RadiusListener | undefined;
   stop(): Promise<void>;
 }
@@ -40,17 +42,23 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
   const deps = createAppDeps(db);
   const app = await buildApp({ config, db, deps, logger: log });
   let httpPort = 0;
+  let httpUrls: string[] = [];
   let radius: RadiusListener | undefined;
   try {
     if (opts.http !== false) {
-      await app.listen({ host: config.host, port: config.port });
-      const addr = app.server.address();
-      httpPort = typeof addr === "object" && addr ? addr.port : config.port;
+      try {
+        await app.listen({ host: config.host, port: config.port });
+      } catch (err) {
+        throw new ListenError("HTTP", config.host, config.port, "tcp", ["HOST", "PORT"], err);
+      }
+      const bound = app.addresses().filter((a) => typeof a === "object");
+      httpPort = bound[0]?.port ?? config.port;
+      httpUrls = bound.map((a) => `http://${a.family === "IPv6" || a.address.includes(":") ? `[${a.address}]` : a.address}:${a.port}`);
     } else {
       await app.ready();
     }
     if (opts.radius ?? config.radius.enabled) {
-      radius = await startRadius({ db, config, log: app.log, ctx: deps });
+      radius = await startRadius({ db, config, log: app.log, ctx: deps, metrics: deps.metrics });
     }
   } catch (err) {
     await app.close();
@@ -62,6 +70,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     app,
     db,
     httpPort,
+    httpUrls,
     radius,
     stop() {
       stopping ??= (async () => {

@@ -19,6 +19,8 @@ export interface CommandSpec {
   /** Sentences shown by --help under the usage line. */
   description: string;
   options: Record<string, OptionSpec>;
+  /** Arguments after the options' words, all required, in order ("FILE"); in Flags by lower-case name. */
+  args?: { name: string; help: string }[];
 }
 
 export type Flags = Record<string, string | true>;
@@ -52,7 +54,7 @@ function optionUsage(name: string, o: OptionSpec): string {
 }
 
 export function usageLine(c: CommandSpec): string {
-  return [c.name, ...Object.entries(c.options).map(([n, o]) => optionUsage(n, o))].join(" ");
+  return [c.name, ...(c.args ?? []).map((a) => a.name), ...Object.entries(c.options).map(([n, o]) => optionUsage(n, o))].join(" ");
 }
 
 /** Two aligned columns, indented: the command and option lists of the help texts. */
@@ -62,7 +64,8 @@ export function columns(rows: [string, string][]): string[] {
 }
 
 export function commandHelp(c: CommandSpec): string {
-  const rows = Object.entries(c.options).map(([n, o]): [string, string] => [`--${n}${o.value ? ` ${o.value}` : ""}`, o.help]);
+  const rows = (c.args ?? []).map((a): [string, string] => [a.name, a.help]);
+  rows.push(...Object.entries(c.options).map(([n, o]): [string, string] => [`--${n}${o.value ? ` ${o.value}` : ""}`, o.help]));
   rows.push(["-h, --help", "show this help"]);
   return [`Usage: guestwifi ${usageLine(c)}`, "", c.description, "", "Options:", ...columns(rows)].join("\n");
 }
@@ -71,13 +74,22 @@ export function commandHelp(c: CommandSpec): string {
 export function parseOptions(c: CommandSpec, args: string[]): Flags {
   const refuse = (message: string) => new UsageError(message, commandHelp(c), c.name);
   const flags: Flags = {};
+  const positional = c.args ?? [];
+  let given = 0;
+  const take = (arg: string) => {
+    if (given >= positional.length) throw refuse(`unexpected argument "${arg}"`);
+    flags[positional[given++].name.toLowerCase()] = arg;
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--") {
-      if (i + 1 < args.length) throw refuse(`unexpected argument "${args[i + 1]}"`);
+      for (const rest of args.slice(i + 1)) take(rest);
       break;
     }
-    if (!arg.startsWith("-") || arg === "-") throw refuse(`unexpected argument "${arg}"`);
+    if (!arg.startsWith("-") || arg === "-") {
+      take(arg);
+      continue;
+    }
     const eq = arg.indexOf("=");
     const raw = eq < 0 ? arg : arg.slice(0, eq);
     const name = raw.startsWith("--") ? raw.slice(2) : "";
@@ -97,5 +109,6 @@ export function parseOptions(c: CommandSpec, args: string[]): Flags {
   for (const [name, spec] of Object.entries(c.options)) {
     if (spec.required && flags[name] === undefined) throw refuse(`--${name} is required`);
   }
+  if (given < positional.length) throw refuse(`${positional[given].name} is required`);
   return flags;
 }

@@ -5,8 +5,9 @@
  * Configuration comes from the environment (see README); the database from DATABASE_URL.
  */
 import closeWithGrace from "close-with-grace";
-import { ConfigError, loadConfig } from "../config.js";
+import { type Config, ConfigError, loadConfig } from "../config.js";
 import { migrateToLatest } from "../db/migrator.js";
+import { createLogger, stdoutDestination } from "../logger.js";
 import { createAccount } from "../modules/accounts/accounts.service.js";
 import { startService } from "../server.js";
 import {
@@ -20,6 +21,7 @@ import {
   parseOptions,
   usageLine,
 } from "./command-line.js";
+import { backupCommand } from "./backup-command.js";
 import { demoCommand } from "./demo-command.js";
 import { EMAIL_RE, withDb } from "./with-db.js";
 
@@ -37,26 +39,59 @@ async function serve(flags: Flags): Promise<void> {
   if (flags["radius-only"] && flags["no-radius"]) {
     throw new UsageError("--radius-only and --no-radius cannot be used together", commandHelp(serveSpec), "serve");
   }
-  const config = loadConfig();
-  const service = await startService(config, {
-    http: flags["radius-only"] !== true,
-    radius: flags["no-radius"] === true ? false : undefined,
-  });
-  const deps = service.app.deps;
-  if ((await deps.repos.accounts.countAccounts(deps.db)) === 0) {
-    const { identifier } = await createAccount(deps, "admin@localhost");
-    process.stdout.write(
-      `\nFirst start on an empty database: created account admin@localhost.\n` +
-        `Its API identifier (shown once, store it now):\n\n  ${identifier}\n\n`,
-    );
+  // What the service says about itself (the first account's identifier, where it listens, why it
+  // could not start) goes out as JSON log lines like every other, whatever LOG_LEVEL says: the
+  // identifier is shown once, and an operator must see where it listens or why it stopped.
+  // One stream for both loggers: their lines stay whole and in order.
+  const stdout = stdoutDestination();
+  const announce = createLogger({ level: "info", stream: stdout });
+  try {
+    const config = loadConfig();
+    const service = await startService(config, {
+      logger: { level: config.logLevel, stream: stdout },
+      http: flags["radius-only"] !== true,
+      // --radius-only runs RADIUS whatever RADIUS_ENABLED says; --no-radius never does.
+      radius: flags["no-radius"] === true ? false : flags["radius-only"] === true ? true : undefined,
+    });
+    const deps = service.app.deps;
+    if ((await deps.repos.accounts.countAccounts(deps.db)) === 0) {
+      const { accountId, identifier } = await createAccount(deps, "admin@localhost");
+      announce.info(
+        { accountId, email: "admin@localhost" },
+        `First start on an empty database: created the account admin@localhost. Its API identifier (shown once, store it now): ${identifier}`,
+      );
+    }
+    announce.info(serving(config, service.httpUrls, service.radius), servingSentence(config, service.httpUrls, service.radius));
+    // Its own messages (a second signal, the 10 s limit) go to our logger: JSON like the rest.
+    closeWithGrace({ delay: 10_000, logger: { error: (m: unknown) => announce.error(m instanceof Error ? { err: m } : {}, m instanceof Error ? m.message : String(m)) } }, async ({ err }) => {
+      if (err) service.app.log.error({ err }, "stopping after an error");
+      await service.stop();
+    });
+  } catch (err) {
+    announce.fatal({ code: (err as { code?: unknown }).code }, `guestwifi serve could not start: ${err instanceof ConfigError ? err.message : oneLine(err)}`);
+    throw err;
   }
-  const where = service.httpPort ? `http://${config.host}:${service.httpPort}` : "(HTTP off)";
-  const radius = service.radius ? `, RADIUS auth ${service.radius.authPort}/udp acct ${service.radius.acctPort}/udp` : "";
-  process.stdout.write(`guestwifi serving ${where}${radius}; API reference at ${config.publicUrl}/docs\n`);
-  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
-    if (err) service.app.log.error({ err }, "stopping after an error");
-    await service.stop();
-  });
+}
+
+interface RadiusPorts {
+  authPort: number;
+  acctPort: number;
+}
+
+/** The start-up line's fields: the addresses actually bound (PORT=0 and the like show the real port). */
+function serving(config: Readonly<Config>, httpUrls: string[], radius: RadiusPorts | undefined): object {
+  return {
+    http: httpUrls.length ? httpUrls : null,
+    publicUrl: httpUrls.length ? config.publicUrl : undefined,
+    radius: radius ? { host: config.radius.host, authPort: radius.authPort, acctPort: radius.acctPort } : null,
+  };
+}
+
+function servingSentence(config: Readonly<Config>, httpUrls: string[], radius: RadiusPorts | undefined): string {
+  const host = config.radius.host.includes(":") ? `[${config.radius.host}]` : config.radius.host;
+  const udp = radius ? `RADIUS authentication ${host}:${radius.authPort}/udp, accounting ${host}:${radius.acctPort}/udp` : "RADIUS off";
+  if (httpUrls.length === 0) return `guestwifi serving RADIUS only: ${udp.slice("RADIUS ".length)}; HTTP off`;
+  return `guestwifi serving ${httpUrls.join(" and ")} (API reference at ${httpUrls[0]}/docs; public URL ${config.publicUrl}); ${udp}`;
 }
 
 const accountCreateSpec: CommandSpec = {
@@ -94,6 +129,7 @@ const COMMANDS: Command[] = [
       );
     },
   },
+  backupCommand,
   demoCommand,
 ];
 

@@ -2,7 +2,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect } from "kysely";
+import type pg from "pg";
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "../database-timeouts.js";
 import { type DatabaseLog, createPostgresPool } from "./postgres-pool.js";
 import type { Database } from "./schema.js";
@@ -47,6 +48,31 @@ export function changeGeneration(db: DB): string | undefined {
   return db.isTransaction ? undefined : sqliteState(db)?.generation();
 }
 
+/** The PostgreSQL side of a database: Kysely's adapter, holding the pool so its use can be read (poolStats). */
+class PooledPostgresAdapter extends PostgresAdapter {
+  constructor(readonly pool: pg.Pool) {
+    super();
+  }
+}
+
+class PooledPostgresDialect extends PostgresDialect {
+  constructor(private readonly pool: pg.Pool) {
+    super({ pool });
+  }
+
+  override createAdapter(): PostgresAdapter {
+    return new PooledPostgresAdapter(this.pool);
+  }
+}
+
+/** How the connection pool is used right now (PostgreSQL); undefined on SQLite, which has one connection. */
+export function poolStats(db: DB): (() => { max: number; total: number; idle: number; waiting: number }) | undefined {
+  const adapter = db.getExecutor().adapter;
+  if (!(adapter instanceof PooledPostgresAdapter)) return undefined;
+  const { pool } = adapter;
+  return () => ({ max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+}
+
 export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...opts.timeouts };
   if (url.startsWith("sqlite:")) {
@@ -61,5 +87,5 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
     return new Kysely<Database>({ dialect: new StatefulSqliteDialect(new SqliteConnectionState(sqlite)) });
   }
   const pool = createPostgresPool(url, { max: opts.poolSize ?? 10, searchPath: opts.searchPath, timeouts, log: opts.log ?? STDERR_LOG });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PooledPostgresDialect(pool) });
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.js";
+import type { Metrics } from "../metrics.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { type PortalRateLimits, createPortalRateLimits } from "./portal-rate-limits.js";
 import { PortalSigner } from "./portal-signer.js";
@@ -22,10 +23,12 @@ export interface PortalDeps {
   signer: PortalSigner;
   limits: PortalRateLimits;
   terms: TermsSanitizer;
+  /** The app's metrics: logins counted by method and result. */
+  metrics: Metrics;
 }
 
 /** `app` is the portal's context of the app: its config, and its rate-limit plugin for the limits. */
-export function createPortalDeps(app: FastifyInstance, ctx: PortalCtx): PortalDeps {
+export function createPortalDeps(app: FastifyInstance, ctx: PortalCtx, metrics: Metrics): PortalDeps {
   const { config } = app;
   return {
     ctx,
@@ -36,5 +39,6 @@ export function createPortalDeps(app: FastifyInstance, ctx: PortalCtx): PortalDe
       smsPerMinute: config.portalSmsRateLimitPerMinute,
     }),
     terms: new TermsSanitizer(),
+    metrics,
   };
 }

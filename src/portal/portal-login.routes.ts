@@ -4,7 +4,7 @@ import { type FormResult, parseClickThrough, parseCustomForm, parseEmailForm } f
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
-import { beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
+import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
 
 const FORMS: Record<"custom" | "email" | "clickthrough", (body: Record<string, unknown>, ctx: LoginContext) => FormResult> = {
   custom: (body, ctx) => parseCustomForm(body, ctx.payload.custom_fields),
@@ -14,7 +14,7 @@ const FORMS: Record<"custom" | "email" | "clickthrough", (body: Record<string, u
 
 export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
   for (const method of Object.keys(FORMS) as (keyof typeof FORMS)[]) {
-    app.post(`/portal/login/${method}`, { schema: { hide: true } }, async (request, reply) => {
+    app.post(`/portal/login/${method}`, { schema: { hide: true } }, (request, reply) => countLogin(deps, method, reply, async () => {
       const ctx = await beginLogin(request, deps, method);
       const body = bodyOf(request);
       const form = FORMS[method](body, ctx);
@@ -33,6 +33,6 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
         userAgent: userAgentOf(request),
       });
       return sendHandoff(reply, deps, ctx.payload, handoff);
-    });
+    }));
   }
 }

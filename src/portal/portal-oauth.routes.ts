@@ -12,7 +12,7 @@ import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { completeLogin, loadLoginContext } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
-import { beginLogin, bodyOf, userAgentOf, verifiedState } from "./portal-request.js";
+import { beginLogin, bodyOf, countLogin, userAgentOf, verifiedState } from "./portal-request.js";
 import { safeEqual } from "./portal-signer.js";
 import { setOAuthCookie, takeOAuthCookie } from "./portal-state.js";
 
@@ -31,27 +31,31 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.get<{ Params: { provider: string } }>("/portal/oauth/callback/:provider", { schema: { hide: true } }, async (request, reply) => {
     const provider = request.params.provider;
     if (!isSocialProvider(provider)) throw portalErrors.pageNotFound();
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const pending = takeOAuthCookie(request, reply, deps.signer);
-    // The provider must answer the request this browser started, for this provider.
-    if (!pending || pending.p !== provider || !safeEqual(param(query, "state", 256), pending.n)) throw portalErrors.sessionExpired();
-    const state = await verifiedState(request, deps, pending.s);
-    const ctx = await loadLoginContext(deps.ctx, deps.config, state, provider);
-    const code = param(query, "code", 2048);
-    if (param(query, "error", 256) || !code) {
-      return renderLogin(reply, deps, ctx.payload, pending.s, state.gw, {
-        notice: `The login with ${PROVIDER_LABELS[provider]} did not complete. Please try again or choose another method.`,
-      });
-    }
-    const cfg = deps.config.oauth[provider]!;
-    const accessToken = await exchangeCode(provider, cfg, code, callbackUrl(deps.config.publicUrl, provider), pending.v);
-    const social = await fetchProfile(provider, cfg, accessToken);
-    const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
-      method: provider,
-      identity: social.id,
-      profile: social.profile,
-      userAgent: userAgentOf(request),
+    return countLogin(deps, provider, reply, async (invalid) => {
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const pending = takeOAuthCookie(request, reply, deps.signer);
+      // The provider must answer the request this browser started, for this provider.
+      if (!pending || pending.p !== provider || !safeEqual(param(query, "state", 256), pending.n)) throw portalErrors.sessionExpired();
+      const state = await verifiedState(request, deps, pending.s);
+      const ctx = await loadLoginContext(deps.ctx, deps.config, state, provider);
+      const code = param(query, "code", 2048);
+      if (param(query, "error", 256) || !code) {
+        // The guest cancelled at the provider (or it answered nothing usable): asked to try again.
+        invalid();
+        return renderLogin(reply, deps, ctx.payload, pending.s, state.gw, {
+          notice: `The login with ${PROVIDER_LABELS[provider]} did not complete. Please try again or choose another method.`,
+        });
+      }
+      const cfg = deps.config.oauth[provider]!;
+      const accessToken = await exchangeCode(provider, cfg, code, callbackUrl(deps.config.publicUrl, provider), pending.v);
+      const social = await fetchProfile(provider, cfg, accessToken);
+      const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
+        method: provider,
+        identity: social.id,
+        profile: social.profile,
+        userAgent: userAgentOf(request),
     });
     return sendHandoff(reply, deps, ctx.payload, handoff);
+    });
   });
 }

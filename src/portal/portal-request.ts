@@ -1,5 +1,5 @@
 /** What every login POST does first: read the form, check the signed state, count the attempt. */
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { LoginMethod } from "../modules/campaigns/campaign-payload.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { portalErrors } from "./portal-errors.js";
@@ -29,4 +29,29 @@ export async function verifiedState(request: FastifyRequest, deps: PortalDeps, t
 export async function beginLogin(request: FastifyRequest, deps: PortalDeps, method: LoginMethod): Promise<LoginContext> {
   const state = await verifiedState(request, deps, bodyOf(request).state);
   return loadLoginContext(deps.ctx, deps.config, state, method);
+}
+
+/**
+ * Runs one login attempt and counts it by method: success when it hands the guest off, invalid
+ * when it answers 400 (the form or the code refused: the guest tries again), refused when it fails
+ * (expired page, limit, method off, provider or database fault).
+ */
+export async function countLogin<T>(
+  deps: PortalDeps,
+  method: LoginMethod,
+  reply: FastifyReply,
+  /** `invalid` marks an answer that is not a 400 as one (the guest cancelled at the provider). */
+  attempt: (invalid: () => void) => Promise<T>,
+): Promise<T> {
+  let marked = false;
+  try {
+    const out = await attempt(() => {
+      marked = true;
+    });
+    deps.metrics.portalLogin(method, marked || reply.statusCode === 400 ? "invalid" : "success");
+    return out;
+  } catch (err) {
+    deps.metrics.portalLogin(method, "refused");
+    throw err;
+  }
 }

@@ -5,7 +5,7 @@ import { e164, field } from "./portal-forms.js";
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, renderSmsCode, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
-import { beginLogin, bodyOf, userAgentOf } from "./portal-request.js";
+import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
 import { sealPageState } from "./portal-state.js";
 import { sendLoginCode, verifyLoginCode } from "./sms/sms-login.service.js";
 import { SmsSendError } from "./sms/twilio-client.js";
@@ -49,7 +49,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone, { notice: "We sent you a new code." });
   });
 
-  app.post("/portal/login/sms/verify", { schema: { hide: true } }, async (request, reply) => {
+  app.post("/portal/login/sms/verify", { schema: { hide: true } }, (request, reply) => countLogin(deps, "sms", reply, async () => {
     const ctx = await beginLogin(request, deps, "sms");
     const phone = ctx.state.phone;
     if (!phone) throw portalErrors.sessionExpired();
@@ -66,5 +66,5 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
       userAgent: userAgentOf(request),
     });
     return sendHandoff(reply, deps, ctx.payload, handoff);
-  });
+  }));
 }

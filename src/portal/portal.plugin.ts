@@ -5,15 +5,16 @@
  */
 import cookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
+import type { Metrics } from "../metrics.js";
 import { type PortalCtx, createPortalDeps } from "./portal-deps.js";
 import { loginRoutes } from "./portal-login.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
 
-export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx }): Promise<void> {
+export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx; metrics: Metrics }): Promise<void> {
   await app.register(cookie);
-  const deps = createPortalDeps(app, opts.ctx);
+  const deps = createPortalDeps(app, opts.ctx, opts.metrics);
   pageRoutes(app, deps);
   loginRoutes(app, deps);
   smsRoutes(app, deps);

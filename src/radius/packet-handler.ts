@@ -14,6 +14,7 @@ import { type AccessDecision, type AccessDeps, authorizeAccess } from "./access.
 import { type AccountingJob, type AccountingRecord, acctStatus } from "./accounting.service.js";
 import type { NasContext, NasLookup } from "./nas-lookup.js";
 import type { PasswordProof } from "./password-check.js";
+import type { RadiusEvents } from "./radius-events.js";
 import { isCredentialUsername } from "./portal-credentials.js";
 import {
   CODE,
@@ -36,6 +37,8 @@ import { accessPointMacs, leadingMac } from "./station-id.js";
 
 export type PortKind = "auth" | "acct";
 
+export const TYPE_OF_PORT = { auth: "access", acct: "accounting" } as const;
+
 const NO_PROOF: PasswordProof = { kind: "none" };
 /** Device secrets with their HMAC pads worked out; a site has few, this bounds a flood of changes. */
 const SECRETS_MAX = 10_000;
@@ -47,6 +50,8 @@ export interface PacketHandlerDeps {
   access: AccessDeps;
   /** Writes one packet's accounting (group commit on SQLite, a transaction each on PostgreSQL). */
   account: SubmitWrite<AccountingJob, SessionCounters>;
+  /** Where each outcome is counted, and rejects and drops logged. */
+  events: RadiusEvents;
 }
 
 /** A request that verified: from this access point, signed with its secret. */
@@ -88,32 +93,33 @@ export class PacketHandler {
     if (!verified) return undefined;
     if (kind === "auth") return this.encodeAccess(verified, await this.decideAccess(verified));
     await this.deps.account({ nas: verified.nas, at: new Date(), rec: accountingRecord(verified.request.attributes) });
+    this.deps.events.count("accounting", "accounted");
     return encodeReply(verified.request, CODE.AccountingResponse, [], verified.secret);
   }
 
   private async verify(kind: PortKind, datagram: Buffer): Promise<Verified | undefined> {
     const packet = wellFormed(datagram);
-    if (!packet) return this.drop("malformed packet");
-    if (packet[0] !== (kind === "auth" ? CODE.AccessRequest : CODE.AccountingRequest)) return this.drop("wrong code for this port");
+    if (!packet) return this.drop(kind, "malformed packet");
+    if (packet[0] !== (kind === "auth" ? CODE.AccessRequest : CODE.AccountingRequest)) return this.drop(kind, "wrong code for this port");
     let request: Decoded;
     try {
       request = decodePacket(packet);
     } catch {
-      return this.drop("undecodable attributes");
+      return this.drop(kind, "undecodable attributes");
     }
     const attrs = request.attributes;
     // Cached answers come back synchronously: awaiting only real promises saves a turn per packet.
     const found = this.deps.nas.find(accessPointMacs(stringAttr(attrs, "Called-Station-Id"), stringAttr(attrs, "NAS-Identifier")));
     const nas = found instanceof Promise ? await found : found;
-    if (!nas) return this.drop("unknown access point");
+    if (!nas) return this.drop(kind, "unknown access point");
     const { device } = nas;
     const secret = this.secretOf(device.radius_secret);
     const ma = checkMessageAuthenticator(packet, secret);
-    if (ma === "invalid") return this.drop("bad Message-Authenticator", device.id);
+    if (ma === "invalid") return this.drop(kind, "bad Message-Authenticator", device.id);
     if (kind === "auth") {
-      if (ma === "absent" && this.deps.config.radius.requireMessageAuthenticator) return this.drop("no Message-Authenticator", device.id);
+      if (ma === "absent" && this.deps.config.radius.requireMessageAuthenticator) return this.drop(kind, "no Message-Authenticator", device.id);
     } else if (!accountingAuthenticatorValid(packet, secret)) {
-      return this.drop("bad accounting authenticator", device.id);
+      return this.drop(kind, "bad accounting authenticator", device.id);
     }
     const heard = this.deps.nas.markHeard(device);
     if (heard) await heard;
@@ -127,11 +133,15 @@ export class PacketHandler {
     const isCredential = userName !== undefined && isCredentialUsername(userName);
     const proof = isCredential ? this.proof(request, secret) : NO_PROOF;
     const decision = await authorizeAccess(this.deps.access, nas, { userName, proof, clientMac: leadingMac(stringAttr(attrs, "Calling-Station-Id")) });
-    const { log } = this.deps;
+    const { log, events } = this.deps;
+    // A portal credential's User-Name is half of a one-time secret: it is never logged.
+    if (!decision.accept) {
+      events.reject(decision.reason, { deviceId: nas.device.id, userName: isCredential ? REDACTED : userName });
+      return decision;
+    }
+    events.count("access", "accept");
     if (log.level === "debug" || log.level === "trace") {
-      const outcome = decision.accept ? { via: decision.via } : { reason: decision.reason };
-      // A portal credential's User-Name is half of a one-time secret: it is never logged.
-      log.debug({ deviceId: nas.device.id, userName: isCredential ? REDACTED : userName, accept: decision.accept, ...outcome }, "radius access");
+      log.debug({ deviceId: nas.device.id, userName: isCredential ? REDACTED : userName, accept: true, via: decision.via }, "radius access");
     }
     return decision;
   }
@@ -163,8 +173,8 @@ export class PacketHandler {
     return { kind: "none" };
   }
 
-  private drop(reason: string, deviceId?: number): undefined {
-    this.deps.log.debug({ reason, deviceId }, "radius packet dropped");
+  private drop(kind: PortKind, reason: string, deviceId?: number): undefined {
+    this.deps.events.drop(TYPE_OF_PORT[kind], reason, deviceId === undefined ? {} : { deviceId });
     return undefined;
   }
 }

@@ -9,7 +9,10 @@ import type { DB } from "../db/database.js";
 import { createBatchedWriter } from "../db/batched-writer.js";
 import { type AccountingJob, recordAccountingBatch } from "./accounting.service.js";
 import { DuplicateCache } from "./duplicate-cache.js";
-import { PacketHandler, type PortKind } from "./packet-handler.js";
+import { PacketHandler, type PortKind, TYPE_OF_PORT } from "./packet-handler.js";
+import { RadiusEvents } from "./radius-events.js";
+import { type Metrics, createMetrics } from "../metrics.js";
+import { ListenError } from "../config.js";
 import { NasLookup } from "./nas-lookup.js";
 import { PacketTime } from "./packet-time.js";
 import { ensureDictionaries } from "./radius-codec.js";
@@ -31,6 +34,8 @@ export interface RadiusDeps {
   log: FastifyBaseLogger;
   /** The app's repositories (startService shares the HTTP app's); made for this server when not given. */
   ctx?: RadiusCtx;
+  /** The app's metrics (startService shares the HTTP app's, served at /metrics); made when not given. */
+  metrics?: Metrics;
 }
 
 /** NASes retransmit after a few seconds, a handful of times; 30 s covers that with room to spare. */
@@ -57,22 +62,36 @@ function bind(host: string, port: number): Promise<Socket> {
   });
 }
 
-export async function startRadius({ db, config, log, ctx: given }: RadiusDeps): Promise<RadiusListener> {
+/** A bind that failed, as a sentence naming the variables to change. */
+async function bindNamed(host: string, port: number, portVariable: string): Promise<Socket> {
+  try {
+    return await bind(host, port);
+  } catch (err) {
+    throw new ListenError(`RADIUS (${portVariable === "RADIUS_AUTH_PORT" ? "authentication" : "accounting"})`, host, port, "udp", ["RADIUS_HOST", portVariable], err);
+  }
+}
+
+export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics() }: RadiusDeps): Promise<RadiusListener> {
   ensureDictionaries();
   const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository() };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
   const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime() };
-  const handler = new PacketHandler({
-    config,
-    log,
-    nas: new NasLookup(ctx),
-    access,
-    account: createBatchedWriter(db, (jobs: AccountingJob[]) => recordAccountingBatch(access, jobs)),
-  });
-  const auth = await bind(config.radius.host, config.radius.authPort);
+  const events = new RadiusEvents(metrics, log);
+  const writeBatch = async (jobs: AccountingJob[]) => {
+    try {
+      const written = await recordAccountingBatch(access, jobs);
+      metrics.accountingCommitted(jobs.length);
+      return written;
+    } catch (err) {
+      metrics.accountingFailed(jobs.length);
+      throw err;
+    }
+  };
+  const handler = new PacketHandler({ config, log, nas: new NasLookup(ctx), access, account: createBatchedWriter(db, writeBatch), events });
+  const auth = await bindNamed(config.radius.host, config.radius.authPort, "RADIUS_AUTH_PORT");
   let acct: Socket;
   try {
-    acct = await bind(config.radius.host, config.radius.acctPort);
+    acct = await bindNamed(config.radius.host, config.radius.acctPort, "RADIUS_ACCT_PORT");
   } catch (err) {
     auth.close();
     throw err;
@@ -88,6 +107,7 @@ export async function startRadius({ db, config, log, ctx: given }: RadiusDeps): 
     try {
       reply = await handler.handle(kind, msg);
     } catch (err) {
+      events.count(TYPE_OF_PORT[kind], "error");
       log.error({ err, kind }, "radius request failed; no answer, the NAS will retry");
     }
     try {
@@ -103,12 +123,16 @@ export async function startRadius({ db, config, log, ctx: given }: RadiusDeps): 
   const listen = (kind: PortKind, socket: Socket) => {
     const cache = new DuplicateCache(DUPLICATE_WINDOW_MS, DUPLICATE_MAX_ENTRIES);
     socket.on("error", (err) => log.error({ err, kind }, "radius socket error"));
+    const type = TYPE_OF_PORT[kind];
     socket.on("message", (msg, rinfo) => {
-      if (closed || msg.length < 20 || inFlight >= MAX_IN_FLIGHT) return;
+      if (closed) return;
+      if (msg.length < 20) return events.drop(type, "malformed packet");
+      if (inFlight >= MAX_IN_FLIGHT) return events.drop(type, "overloaded");
       const key = DuplicateCache.key(rinfo.address, rinfo.port, msg);
       const seen = cache.begin(key, Date.now());
-      if (seen === "pending") return;
+      if (seen === "pending") return events.drop(type, "retransmission of a request in progress");
       if (seen !== "new") {
+        events.count(type, "resent");
         socket.send(seen, rinfo.port, rinfo.address);
         return;
       }
@@ -123,6 +147,7 @@ export async function startRadius({ db, config, log, ctx: given }: RadiusDeps): 
   const housekeeping = setInterval(() => {
     const now = Date.now();
     for (const c of caches) c.sweep(now);
+    events.flush();
     if (now - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = now;
     runDatabaseHousekeeping(ctx, config, new Date(now))

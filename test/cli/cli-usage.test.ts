@@ -37,7 +37,7 @@ function guestwifi(args: string[], env: Record<string, string> = {}): Promise<Ou
 }
 
 const STACK = /\n\s+at\s/;
-const COMMANDS = ["serve", "migrate", "account create", "demo"];
+const COMMANDS = ["serve", "migrate", "account create", "backup", "demo"];
 
 describe("guestwifi help", () => {
   it("prints the usage of every command for --help, -h, help and no command", async () => {
@@ -94,6 +94,9 @@ describe("guestwifi refusals", () => {
     { args: ["migrate", "--force"], message: /^guestwifi migrate: unknown option --force\n/ },
     { args: ["migrate", "now"], message: /unexpected argument "now"/ },
     { args: ["serve", "--port", "80"], message: /unknown option --port/ },
+    { args: ["backup"], message: /^guestwifi backup: FILE is required\n/ },
+    { args: ["backup", "a.db", "b.db"], message: /unexpected argument "b.db"/ },
+    { args: ["backup", "a.db", "--force=yes"], message: /--force takes no value/ },
     { args: ["serve", "--radius-only", "--no-radius"], message: /--radius-only and --no-radius cannot be used together/ },
     { args: ["frobnicate"], message: /^guestwifi: unknown command "frobnicate"\n/ },
     { args: ["help", "frobnicate"], message: /unknown command "frobnicate"/ },

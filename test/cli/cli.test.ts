@@ -85,7 +85,7 @@ describe("first start on an empty database", () => {
           out += c.toString();
         });
         const [, port] = await waitForLine(child, /serving http:\/\/127\.0\.0\.1:(\d+)/);
-        const m = out.match(/identifier \(shown once, store it now\):\s+(\S+)/);
+        const m = out.match(/identifier \(shown once, store it now\): ([A-Za-z0-9_-]+)/);
         assert.equal(Boolean(m), expectIdentifier, out);
         if (m) {
           const res = await fetch(`http://127.0.0.1:${port}/api/location-list`, { headers: { identifier: m[1] } });

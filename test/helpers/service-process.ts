@@ -63,7 +63,7 @@ export async function startServiceProcess(env: Record<string, string>, startTime
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const identifier = /identifier \(shown once[^\n]*\n\n\s+(\S+)/.exec(out)?.[1];
+  const identifier = /identifier \(shown once, store it now\): ([A-Za-z0-9_-]+)/.exec(out)?.[1];
   if (!identifier) throw new Error(`no identifier printed:\n${out}`);
   return {
     child,

@@ -23,6 +23,7 @@ const CONFIGURED = {
   TWILIO_ACCOUNT_SID: "AC0123456789abcdef0123456789abcdef",
   TWILIO_AUTH_TOKEN: "twilio-token-never-logged",
   TWILIO_FROM: "+15005550006",
+  METRICS_TOKEN: "metrics-token-never-logged",
 };
 
 for (const dialect of DIALECTS) {
@@ -79,8 +80,10 @@ for (const dialect of DIALECTS) {
         fetch(q("no-such-route", { identifier: id })),
         fetch(q("delete-location", { identifier: id, location_id: "1" }), { method: "PUT" }),
         fetch(q("location-list", { identifier: `${id}x` })),
+        fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${CONFIGURED.METRICS_TOKEN}` } }),
+        fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${CONFIGURED.METRICS_TOKEN}-wrong` } }),
       ]);
-      assert.deepEqual(responses.map((r) => r.status), [200, 200, 200, 200, 200, 400, 404, 405, 400]);
+      assert.deepEqual(responses.map((r) => r.status), [200, 200, 200, 200, 200, 400, 404, 405, 400, 200, 401]);
       const locationId = ((await responses[1].json()) as { location_id: number }).location_id;
 
       const password = "Sub-user pass 9f8e7d!";
