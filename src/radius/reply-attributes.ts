@@ -8,7 +8,7 @@
  * encoded once (`AcceptTemplate`, kept per cached access point by `AcceptTemplates`) and copied into
  * each reply; only the remaining cap is written per packet. Vendor ids and attribute numbers are
  * FreeRADIUS's (dictionary.wispr, .chillispot, .mikrotik, .cambium; checked against them in
- * test/radius/vendor-attributes.test.ts). Each vendor attribute goes in a Vendor-Specific (26)
+ * test/radius/radius-vendors.test.ts). Each vendor attribute goes in a Vendor-Specific (26)
  * attribute of its own, as FreeRADIUS sends them: 26, length, vendor id (4 octets), then the
  * sub-attribute (type, length, value).
  */
