@@ -7,9 +7,8 @@ import { recordVisit } from "../modules/guests/guest-activity.service.js";
 import type { NasContext } from "./nas-lookup.js";
 import { type PasswordProof, proofMatches } from "./password-check.js";
 import { isCredentialUsername } from "./portal-credentials.js";
-import type { ReplyAttribute } from "./radius-codec.js";
 import type { RadiusCtx } from "./radius.repository.js";
-import { acceptAttributes } from "./reply-attributes.js";
+import type { AcceptReply, AcceptTemplates } from "./reply-attributes.js";
 import { leadingMac } from "./station-id.js";
 import type { PacketTime } from "./packet-time.js";
 import type { VisitMemo } from "./visit-memo.js";
@@ -19,6 +18,8 @@ export interface AccessDeps {
   config: Readonly<Config>;
   visits: VisitMemo;
   times: PacketTime;
+  /** The encoded Access-Accept attributes of each cached access point (its family, its location's options). */
+  templates: AcceptTemplates;
 }
 
 export interface AccessRequest {
@@ -30,7 +31,7 @@ export interface AccessRequest {
 }
 
 export type AccessDecision =
-  | { accept: true; attributes: ReplyAttribute[]; guestId: number; via: "credential" | "mac" }
+  | { accept: true; attributes: AcceptReply; guestId: number; via: "credential" | "mac" }
   | { accept: false; reason: string; replyMessage?: string };
 
 export const CAP_SPENT_MESSAGE = "Your data allowance at this location for today is used up.";
@@ -45,10 +46,11 @@ function remainingOf(cap: number, used: number): number | undefined {
   return cap > 0 ? cap - used : undefined;
 }
 
-export async function authorizeAccess({ ctx, config, visits, times }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
+export async function authorizeAccess({ ctx, config, visits, times, templates }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
   const { db, radius: radiusRepository } = ctx;
   const { device, location, options } = nas;
-  if (!location || !options) return reject("device not assigned to a live location", NOT_ASSIGNED_MESSAGE);
+  const template = templates.for(nas);
+  if (!location || !options || !template) return reject("device not assigned to a live location", NOT_ASSIGNED_MESSAGE);
   if (!req.userName) return reject("no User-Name");
   const now = times.dbDatetime(at);
 
@@ -99,12 +101,6 @@ export async function authorizeAccess({ ctx, config, visits, times }: AccessDeps
       visits.remember(location.id, day, guestId);
     }
   }
-  const attributes = acceptAttributes({
-    sessionTimeLimit: options.session_time_limit,
-    maxBandwidthUp: options.max_bandwidth_up,
-    maxBandwidthDown: options.max_bandwidth_down,
-    remainingOctets: remaining,
-    interimInterval: config.radius.interimInterval,
-  });
-  return { accept: true, attributes, guestId, via };
+  // Session time, rates and the interval were encoded once for this access point; only the cap is the guest's.
+  return { accept: true, attributes: template.reply(remaining), guestId, via };
 }

@@ -14,6 +14,12 @@ import { HmacMd5, Md5 } from "../md5.js";
 
 export type { ReplyAttribute };
 
+/** Attributes that write themselves (the Access-Accept's, encoded ahead: reply-attributes.ts). */
+export interface EncodedAttributes {
+  /** Writes into `into` at `off`, returns the end; throws when they do not fit. */
+  writeInto(into: Buffer, off: number): number;
+}
+
 /** What the package exports beyond its published types. */
 interface RadiusInternals {
   load_dictionaries(): void;
@@ -205,7 +211,7 @@ const scratch = Buffer.alloc(MAX_PACKET);
  * place, then the Response Authenticator over the result, RFC 3579 section 3.2). Proxy-State
  * attributes are copied back unchanged (RFC 2865 section 5.33).
  */
-export function encodeReply(request: Decoded, code: number, attributes: ReplyAttribute[], secret: RadiusSecret | string): Buffer {
+export function encodeReply(request: Decoded, code: number, attributes: ReplyAttribute[] | EncodedAttributes, secret: RadiusSecret | string): Buffer {
   ensureDictionaries();
   const withMa = code === CODE.AccessAccept || code === CODE.AccessReject;
   let off = HEADER;
@@ -215,7 +221,7 @@ export function encodeReply(request: Decoded, code: number, attributes: ReplyAtt
     scratch.fill(0, off + 2, off + 18);
     off += 18;
   }
-  off = encodeAttributes(scratch, off, attributes);
+  off = Array.isArray(attributes) ? encodeAttributes(scratch, off, attributes) : attributes.writeInto(scratch, off);
   for (const at of attributeOffsets(request.raw, ATTR.ProxyState)) {
     const len = request.raw[at + 1];
     if (off + len > MAX_PACKET) throw new Error("reply would exceed 4096 octets");

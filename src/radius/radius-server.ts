@@ -19,6 +19,7 @@ import { ensureDictionaries } from "./radius-codec.js";
 import { createRepositories } from "../modules/context.js";
 import { runDatabaseHousekeeping } from "./housekeeping.js";
 import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
+import { AcceptTemplates } from "./reply-attributes.js";
 import { VisitMemo } from "./visit-memo.js";
 
 export interface RadiusListener {
@@ -75,7 +76,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   ensureDictionaries();
   const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository() };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
-  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime() };
+  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval) };
   const events = new RadiusEvents(metrics, log);
   const writeBatch = async (jobs: AccountingJob[]) => {
     try {

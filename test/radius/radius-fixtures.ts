@@ -92,14 +92,15 @@ export function dashed(mac: string): string {
   return mac.replace(/:/g, "-");
 }
 
-export async function makeDevice(t: TestApp, locationId: number | null, accountId = t.accountId): Promise<{ id: number; mac: string; secret: string }> {
+/** An access point of `modelId` (default: one outside the catalogue, answered in the fallback dialect). */
+export async function makeDevice(t: TestApp, locationId: number | null, accountId = t.accountId, modelId = "test-ap"): Promise<{ id: number; mac: string; secret: string }> {
   const mac = randomMac();
   const secret = newRadiusSecret(); // as create-device makes them
   const now = nowDatetime();
   const id = await t.deps.repos.devices.insert(t.db, {
     account_id: accountId,
     location_id: locationId,
-    model_id: "test-ap",
+    model_id: modelId,
     name: `AP ${++seq}`,
     mac_address: mac,
     radius_secret: secret,

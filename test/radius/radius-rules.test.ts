@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { acctStatus } from "../../src/radius/accounting.service.js";
 import { DuplicateCache } from "../../src/radius/duplicate-cache.js";
 import { chapResponse, proofMatches } from "../../src/radius/password-check.js";
-import { acceptAttributes, totalOctets } from "../../src/radius/reply-attributes.js";
+import { AcceptTemplate, routerOsRate, totalOctets } from "../../src/radius/reply-attributes.js";
 import { accessPointMacs, leadingMac } from "../../src/radius/station-id.js";
 
 describe("station ids", () => {
@@ -46,29 +46,72 @@ describe("password checks", () => {
 });
 
 describe("Access-Accept attributes", () => {
-  it("maps options: seconds, bytes/s to bits/s, remaining cap with Gigawords, interim interval", () => {
-    const attrs = acceptAttributes({
-      sessionTimeLimit: 3600,
-      maxBandwidthUp: 125_000,
-      maxBandwidthDown: 250_000,
-      remainingOctets: 5_000_000_000,
-      interimInterval: 300,
-    });
-    assert.deepEqual(attrs, [
-      ["Session-Timeout", 3600],
-      ["Acct-Interim-Interval", 300],
-      ["Vendor-Specific", "WISPr", [["WISPr-Bandwidth-Max-Up", 1_000_000], ["WISPr-Bandwidth-Max-Down", 2_000_000]]],
-      ["Vendor-Specific", "ChilliSpot", [["ChilliSpot-Max-Total-Octets", 705_032_704], ["ChilliSpot-Max-Total-Gigawords", 1]]],
+  /** The attributes a template writes, as [type, value] and [vendor, type, value] (values as hex). */
+  const written = (template: AcceptTemplate, remaining: number | undefined): (number | string)[][] => {
+    const buf = Buffer.alloc(4096);
+    const end = template.reply(remaining).writeInto(buf, 0);
+    const out: (number | string)[][] = [];
+    for (let off = 0; off < end; off += buf[off + 1]) {
+      if (buf[off] !== 26) {
+        out.push([buf[off], buf.toString("hex", off + 2, off + buf[off + 1])]);
+        continue;
+      }
+      assert.equal(buf[off + 7] + 6, buf[off + 1], "one sub-attribute per Vendor-Specific, lengths consistent");
+      out.push([buf.readUInt32BE(off + 2), buf[off + 6], buf.toString("hex", off + 8, off + buf[off + 1])]);
+    }
+    return out;
+  };
+  const u32 = (n: number) => n.toString(16).padStart(8, "0");
+  const options = { sessionTimeLimit: 3600, maxBandwidthUp: 125_000, maxBandwidthDown: 250_000, interimInterval: 300 };
+
+  it("maps options: seconds, bytes/s to bits/s, remaining cap with Gigawords, interim interval (CoovaChilli)", () => {
+    assert.deepEqual(written(new AcceptTemplate("chillispot", options), 5_000_000_000), [
+      [27, u32(3600)],
+      [85, u32(300)],
+      [14122, 7, u32(1_000_000)],
+      [14122, 8, u32(2_000_000)],
+      [14559, 3, u32(705_032_704)],
+      [14559, 23, u32(1)],
+    ]);
+  });
+
+  it("speaks each family's dialect", () => {
+    const mikrotik = written(new AcceptTemplate("mikrotik", { ...options, maxBandwidthUp: 256_000, maxBandwidthDown: 1_250_000 }), 2 ** 32 * 3 + 7);
+    assert.deepEqual(mikrotik, [
+      [27, u32(3600)],
+      [85, u32(300)],
+      [14988, 8, Buffer.from("2048k/10M").toString("hex")],
+      [14988, 17, u32(7)],
+      [14988, 18, u32(3)],
+    ]);
+    assert.deepEqual(written(new AcceptTemplate("cambium", options), 1000).slice(2), [
+      [14122, 7, u32(1_000_000)],
+      [14122, 8, u32(2_000_000)],
+      [17713, 155, u32(1000)],
+    ]);
+    assert.deepEqual(written(new AcceptTemplate("wispr", options), 10 ** 10).slice(2), [
+      [14122, 7, u32(1_000_000)],
+      [14122, 8, u32(2_000_000)],
+    ], "no quota attribute in plain WISPr");
+  });
+
+  it("writes RouterOS rates in k and M only when exact, 0 for no limit", () => {
+    assert.equal(routerOsRate(0), "0");
+    assert.equal(routerOsRate(2_048_000), "2048k");
+    assert.equal(routerOsRate(10_000_000), "10M");
+    assert.equal(routerOsRate(1_000_008), "1000008");
+    assert.deepEqual(written(new AcceptTemplate("mikrotik", { ...options, maxBandwidthUp: 0, maxBandwidthDown: 1_000 }), undefined).slice(2), [
+      [14988, 8, Buffer.from("0/8k").toString("hex")],
     ]);
   });
 
   it("leaves out what is off and clamps to 32 bits", () => {
-    assert.deepEqual(
-      acceptAttributes({ sessionTimeLimit: 0, maxBandwidthUp: 0, maxBandwidthDown: 0, remainingOctets: undefined, interimInterval: 60 }),
-      [["Acct-Interim-Interval", 60]],
-    );
-    const [, , wispr] = acceptAttributes({ sessionTimeLimit: 1, maxBandwidthUp: 10 ** 12, maxBandwidthDown: 0, remainingOctets: 1000, interimInterval: 60 });
-    assert.deepEqual(wispr, ["Vendor-Specific", "WISPr", [["WISPr-Bandwidth-Max-Up", 0xffff_ffff]]]);
+    for (const dialect of ["chillispot", "mikrotik", "cambium", "wispr"] as const) {
+      assert.deepEqual(written(new AcceptTemplate(dialect, { sessionTimeLimit: 0, maxBandwidthUp: 0, maxBandwidthDown: 0, interimInterval: 60 }), undefined), [[85, u32(60)]], dialect);
+    }
+    const [, , up] = written(new AcceptTemplate("chillispot", { sessionTimeLimit: 1, maxBandwidthUp: 10 ** 12, maxBandwidthDown: 0, interimInterval: 60 }), 1000);
+    assert.deepEqual(up, [14122, 7, u32(0xffff_ffff)]);
+    assert.deepEqual(written(new AcceptTemplate("chillispot", options), 0).slice(4), [[14559, 3, u32(0)]]);
   });
 
   it("adds Gigawords to accounting octets", () => {

@@ -1,3 +1,5 @@
+import { DEVICE_FAMILIES, FALLBACK_DIALECT, type FamilyId, type RadiusDialect } from "./device-families.js";
+
 /**
  * The shipped catalogue of access points and gateways that can send guests to an external captive
  * portal and ask a RADIUS server (or a grant URL) to let them in. create-device's model_id is one of
@@ -7,30 +9,39 @@ export interface DeviceModel {
   id: string;
   vendor: string;
   name: string;
+  /** Its gateway family (device-families.ts): how it hands guests over and which RADIUS attributes it reads. Not served by the API. */
+  family: FamilyId;
 }
 
 export const DEVICE_MODELS: readonly DeviceModel[] = Object.freeze([
-  { id: "openwrt-generic", vendor: "OpenWrt", name: "Any OpenWrt router (CoovaChilli or openNDS package)" },
-  { id: "coovachilli", vendor: "CoovaChilli", name: "CoovaChilli gateway on a Linux host" },
-  { id: "glinet-gl-ar750s", vendor: "GL.iNet", name: "GL-AR750S Slate" },
-  { id: "glinet-gl-mt3000", vendor: "GL.iNet", name: "GL-MT3000 Beryl AX" },
-  { id: "meraki-mr36", vendor: "Cisco Meraki", name: "MR36" },
-  { id: "meraki-mr46", vendor: "Cisco Meraki", name: "MR46" },
-  { id: "meraki-mr57", vendor: "Cisco Meraki", name: "MR57" },
-  { id: "meraki-mx68w", vendor: "Cisco Meraki", name: "MX68W" },
-  { id: "ubiquiti-uap-ac-lite", vendor: "Ubiquiti", name: "UniFi AP AC Lite" },
-  { id: "ubiquiti-u6-lite", vendor: "Ubiquiti", name: "UniFi U6 Lite" },
-  { id: "ubiquiti-u6-pro", vendor: "Ubiquiti", name: "UniFi U6 Pro" },
-  { id: "tplink-eap225", vendor: "TP-Link", name: "Omada EAP225" },
-  { id: "tplink-eap650", vendor: "TP-Link", name: "Omada EAP650" },
-  { id: "mikrotik-hap-ac2", vendor: "MikroTik", name: "hAP ac2 (HotSpot)" },
-  { id: "mikrotik-cap-ax", vendor: "MikroTik", name: "cAP ax (HotSpot)" },
-  { id: "ruckus-r550", vendor: "Ruckus", name: "R550" },
-  { id: "aruba-ap-505", vendor: "HPE Aruba Networking", name: "AP-505 (Instant)" },
+  { id: "openwrt-generic", vendor: "OpenWrt", name: "Any OpenWrt router (CoovaChilli or openNDS package)", family: "openwrt" },
+  { id: "coovachilli", vendor: "CoovaChilli", name: "CoovaChilli gateway on a Linux host", family: "coova" },
+  { id: "glinet-gl-ar750s", vendor: "GL.iNet", name: "GL-AR750S Slate", family: "openwrt" },
+  { id: "glinet-gl-mt3000", vendor: "GL.iNet", name: "GL-MT3000 Beryl AX", family: "openwrt" },
+  { id: "meraki-mr36", vendor: "Cisco Meraki", name: "MR36", family: "meraki" },
+  { id: "meraki-mr46", vendor: "Cisco Meraki", name: "MR46", family: "meraki" },
+  { id: "meraki-mr57", vendor: "Cisco Meraki", name: "MR57", family: "meraki" },
+  { id: "meraki-mx68w", vendor: "Cisco Meraki", name: "MX68W", family: "meraki" },
+  { id: "ubiquiti-uap-ac-lite", vendor: "Ubiquiti", name: "UniFi AP AC Lite", family: "unifi" },
+  { id: "ubiquiti-u6-lite", vendor: "Ubiquiti", name: "UniFi U6 Lite", family: "unifi" },
+  { id: "ubiquiti-u6-pro", vendor: "Ubiquiti", name: "UniFi U6 Pro", family: "unifi" },
+  { id: "tplink-eap225", vendor: "TP-Link", name: "Omada EAP225", family: "omada" },
+  { id: "tplink-eap650", vendor: "TP-Link", name: "Omada EAP650", family: "omada" },
+  { id: "mikrotik-hap-ac2", vendor: "MikroTik", name: "hAP ac2 (HotSpot)", family: "mikrotik" },
+  { id: "mikrotik-cap-ax", vendor: "MikroTik", name: "cAP ax (HotSpot)", family: "mikrotik" },
+  { id: "ruckus-r550", vendor: "Ruckus", name: "R550", family: "ruckus" },
+  { id: "aruba-ap-505", vendor: "HPE Aruba Networking", name: "AP-505 (Instant)", family: "aruba" },
+  { id: "cambium-xv2-2", vendor: "Cambium Networks", name: "XV2-2 (cnMaestro)", family: "cambium" },
 ]);
 
 const BY_ID = new Map(DEVICE_MODELS.map((m) => [m.id, m]));
 
 export function findDeviceModel(id: string): DeviceModel | undefined {
   return BY_ID.get(id);
+}
+
+/** The RADIUS dialect of a device's model (the fallback for a model_id outside the catalogue). */
+export function radiusDialectOf(modelId: string): RadiusDialect {
+  const model = BY_ID.get(modelId);
+  return model ? DEVICE_FAMILIES[model.family].radius : FALLBACK_DIALECT;
 }

@@ -79,6 +79,6 @@ export function deviceRoutes(api: ApiRouter<Ctx>): void {
     access: "read",
     params: S.DeviceListParams,
     response: S.DeviceModelsResponse,
-    handler: async () => ok({ data: DEVICE_MODELS.map((m) => ({ ...m })) }),
+    handler: async () => ok({ data: DEVICE_MODELS.map(({ id, vendor, name }) => ({ id, vendor, name })) }),
   });
 }

@@ -169,6 +169,7 @@ for (const dialect of DIALECTS) {
       assert.equal(new Set(models.map((m) => m.id)).size, models.length);
       for (const m of models) {
         assert.match(m.id, /^[a-z0-9-]+$/);
+        assert.deepEqual(Object.keys(m).sort(), ["id", "name", "vendor"], "the gateway family stays inside the service");
         assert.ok(m.vendor.length > 0 && m.name.length > 0, "each model has a vendor and a name");
         const made = await create({ model_id: m.id });
         assert.equal(made.statusCode, 200, m.id);
