@@ -208,6 +208,8 @@ export interface RadiusSessionsTable {
   input_octets: number;
   output_octets: number;
   terminate_cause: string | null;
+  /** Framed-IP-Address from accounting; null until the gateway reports one. */
+  framed_ip: string | null;
 }
 
 export interface SmsCodesTable {

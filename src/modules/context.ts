@@ -11,6 +11,7 @@ import { type CampaignRepository, createCampaignRepository } from "./campaigns/c
 import { type DeviceRepository, createDeviceRepository } from "./devices/devices.repository.js";
 import { type GuestRepository, createGuestRepository } from "./guests/guests.repository.js";
 import { type LocationRepository, createLocationRepository } from "./locations/locations.repository.js";
+import { type SessionRepository, createSessionRepository } from "./sessions/sessions.repository.js";
 import { type SubUserRepository, createSubUserRepository } from "./subusers/subusers.repository.js";
 
 export interface Repositories {
@@ -20,6 +21,7 @@ export interface Repositories {
   devices: DeviceRepository;
   guests: GuestRepository;
   locations: LocationRepository;
+  sessions: SessionRepository;
   subUsers: SubUserRepository;
 }
 
@@ -31,6 +33,7 @@ export function createRepositories(): Repositories {
     devices: createDeviceRepository(),
     guests: createGuestRepository(),
     locations: createLocationRepository(),
+    sessions: createSessionRepository(),
     subUsers: createSubUserRepository(),
   };
 }

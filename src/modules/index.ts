@@ -6,6 +6,7 @@ import type { Ctx } from "./context.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
+import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 
 export function registerApiModules(api: ApiRouter<Ctx>): void {
@@ -15,4 +16,5 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   subUserRoutes(api);
   guestRoutes(api);
   analyticsRoutes(api);
+  sessionRoutes(api);
 }

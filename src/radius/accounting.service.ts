@@ -22,6 +22,8 @@ export interface AccountingRecord {
   clientMac: string | undefined;
   counters: SessionCounters;
   terminateCause: string | undefined;
+  /** Framed-IP-Address: the guest's address on the gateway's network, when it says. */
+  framedIp: string | undefined;
 }
 
 /** Acct-Status-Type as decoded (dictionary name, or the number when unnamed). */
@@ -105,6 +107,7 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
         started_at: now,
         updated_at: now,
         stopped_at: null,
+        framed_ip: rec.framedIp ?? null,
         ...ZERO,
       });
       s = await radiusRepository.findSession(trx, device.id, acctSessionId);
@@ -118,7 +121,7 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
       output_octets: Math.max(from.output_octets, rec.counters.output_octets),
     };
     const stop = rec.status === "Stop" ? { terminateCause: rec.terminateCause?.slice(0, 32) ?? null } : undefined;
-    if (!(await radiusRepository.advanceSession(trx, s.id, from, to, now, stop))) continue;
+    if (!(await radiusRepository.advanceSession(trx, s.id, from, to, now, stop, rec.framedIp ?? null))) continue;
     const delta = {
       session_time: to.session_time - from.session_time,
       input_octets: to.input_octets - from.input_octets,

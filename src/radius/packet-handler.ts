@@ -79,6 +79,7 @@ function accountingRecord(attrs: Record<string, unknown>): AccountingRecord {
       output_octets: totalOctets(numberAttr(attrs, "Acct-Output-Octets"), numberAttr(attrs, "Acct-Output-Gigawords")),
     },
     terminateCause: intAttr(attrs, "Acct-Terminate-Cause")?.toString(),
+    framedIp: stringAttr(attrs, "Framed-IP-Address"),
   };
 }
 

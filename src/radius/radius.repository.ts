@@ -33,17 +33,25 @@ const SESSION_COLUMNS = [
   "session_time",
   "input_octets",
   "output_octets",
+  "framed_ip",
 ] as const;
 
 export type NewSession = { [C in (typeof SESSION_COLUMNS)[number]]: Selectable<RadiusSessionsTable>[C] };
 
 /** The compare-and-set of a session's counters, without and with closing it (Stop). */
 function advanceQueries() {
-  const keys = ["id", "fromTime", "fromInput", "fromOutput", "toTime", "toInput", "toOutput", "now"] as const;
+  const keys = ["id", "fromTime", "fromInput", "fromOutput", "toTime", "toInput", "toOutput", "now", "framedIp"] as const;
   const advance = (db: DB, p: Record<(typeof keys)[number], never>) =>
     db
       .updateTable("radius_sessions")
-      .set({ session_time: p.toTime, input_octets: p.toInput, output_octets: p.toOutput, updated_at: p.now })
+      .set({
+        session_time: p.toTime,
+        input_octets: p.toInput,
+        output_octets: p.toOutput,
+        updated_at: p.now,
+        // The address can arrive after the Start (DHCP) or change; a packet without one keeps the last.
+        framed_ip: sql<string | null>`coalesce(${p.framedIp}, ${sql.ref("framed_ip")})`,
+      })
       .where("id", "=", p.id)
       .where("session_time", "=", p.fromTime)
       .where("input_octets", "=", p.fromInput)
@@ -190,6 +198,7 @@ export function createRadiusRepository() {
       to: SessionCounters,
       now: string,
       stop: { terminateCause: string | null } | undefined,
+      framedIp: string | null = null,
     ): Promise<boolean> {
       const values = {
         id,
@@ -200,6 +209,7 @@ export function createRadiusRepository() {
         toInput: to.input_octets,
         toOutput: to.output_octets,
         now,
+        framedIp,
       };
       const changed = stop ? await q.advanceAndStop.run(db, { ...values, cause: stop.terminateCause }) : await q.advance.run(db, values);
       return changed === 1;

@@ -104,6 +104,7 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/device-models": () => ({}),
     "/api/get-social-logins": () => ({ location_id: location, ...range }),
     "/api/get-visits": () => ({ location_id: location, ...range }),
+    "/api/session-list": () => ({ location_ids: location, limit: "10" }),
     "/api/subuser-list": () => ({}),
     "/api/create-sub-user": () => subUserParams(location),
   };

@@ -1,0 +1,142 @@
+/** GET /api/session-list: who is online now, from accounting sent by radclient, on SQLite and PostgreSQL. */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { toDbDatetime } from "../../../src/db/time.js";
+import { DIALECTS } from "../../helpers/db.js";
+import { radclient } from "../../radius/radclient.js";
+import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, randomMac } from "../../radius/radius-fixtures.js";
+
+const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+for (const dialect of DIALECTS) {
+  describe(`session-list (${dialect})`, () => {
+    let t: RadiusEnv;
+    let locationId: number;
+    let otherLocationId: number;
+    let ap: { id: number; mac: string; secret: string };
+    let otherAp: { id: number; mac: string; secret: string };
+    let n = 0;
+    before(async () => {
+      t = await createRadiusEnv(dialect);
+      locationId = await makeLocation(t);
+      otherLocationId = await makeLocation(t);
+      ap = await makeDevice(t, locationId);
+      otherAp = await makeDevice(t, otherLocationId);
+    });
+    after(async () => t.close());
+
+    const acct = (device: { mac: string; secret: string }, lines: string[]) =>
+      radclient(t.radius.acctPort, "acct", device.secret, [...lines, `Called-Station-Id = "${dashed(device.mac)}:GuestWiFi"`]);
+    /** Starts a session of a new guest at `device`'s location; returns what identifies it. */
+    async function startSession(device: { mac: string; secret: string }, where: number, extra: string[] = []) {
+      const client = randomMac();
+      const guestId = await makeGuest(t, where, client);
+      const id = `live-${dialect}-${++n}-${Date.now()}`;
+      const lines = [`User-Name = "${dashed(client)}"`, `Acct-Session-Id = "${id}"`, `Calling-Station-Id = "${dashed(client)}"`];
+      const r = await acct(device, ["Acct-Status-Type = Start", ...lines, ...extra]);
+      assert.equal(r.code, "Accounting-Response", r.output);
+      return { client, guestId, id, lines };
+    }
+    const list = async (params: Record<string, unknown>, identifier?: string) => {
+      const res = await t.call("GET", "session-list", params, identifier === undefined ? {} : { identifier });
+      return res;
+    };
+
+    it("lists a started session with its guest, address and access point, follows its counters, and drops it at Stop", async () => {
+      const s = await startSession(ap, locationId);
+      let res = await list({ location_ids: String(locationId) });
+      assert.equal(res.statusCode, 200, JSON.stringify(res.body));
+      let mine = res.body.data.find((e: { social_user_id: number }) => e.social_user_id === s.guestId);
+      assert.ok(mine, "the started session is listed");
+      assert.equal(mine.location_id, locationId);
+      assert.equal(mine.client_mac, s.client.toUpperCase());
+      assert.equal(mine.ip_address, "", "no address reported yet");
+      assert.equal(mine.device_id, ap.id);
+      assert.equal(mine.device_mac, ap.mac);
+      assert.match(mine.started_at, DATETIME);
+      assert.match(mine.last_update, DATETIME);
+      assert.deepEqual([mine.duration, mine.bytes_in, mine.bytes_out], [0, 0, 0]);
+
+      // The address arrives with an Interim-Update (after DHCP), with the counters.
+      await acct(ap, ["Acct-Status-Type = Interim-Update", ...s.lines, "Framed-IP-Address = 10.1.2.3", "Acct-Session-Time = 120", "Acct-Input-Octets = 1500", "Acct-Output-Octets = 7", "Acct-Output-Gigawords = 1"]);
+      // A later packet without it keeps the address.
+      await acct(ap, ["Acct-Status-Type = Interim-Update", ...s.lines, "Acct-Session-Time = 240", "Acct-Input-Octets = 2500", "Acct-Output-Octets = 9", "Acct-Output-Gigawords = 1"]);
+      res = await list({ location_ids: String(locationId) });
+      mine = res.body.data.find((e: { social_user_id: number }) => e.social_user_id === s.guestId);
+      assert.equal(mine.ip_address, "10.1.2.3");
+      assert.deepEqual([mine.duration, mine.bytes_in, mine.bytes_out], [240, 2500, 2 ** 32 + 9]);
+
+      await acct(ap, ["Acct-Status-Type = Stop", ...s.lines, "Acct-Session-Time = 300", "Acct-Input-Octets = 3000", "Acct-Terminate-Cause = User-Request"]);
+      res = await list({ location_ids: String(locationId) });
+      assert.equal(res.body.data.find((e: { social_user_id: number }) => e.social_user_id === s.guestId), undefined, "a stopped session is not online");
+    });
+
+    it("takes the address from the Start when the gateway sends it there", async () => {
+      const s = await startSession(ap, locationId, ["Framed-IP-Address = 192.168.44.5"]);
+      const res = await list({ location_ids: String(locationId) });
+      const mine = res.body.data.find((e: { social_user_id: number }) => e.social_user_id === s.guestId);
+      assert.equal(mine.ip_address, "192.168.44.5");
+    });
+
+    it("leaves out a session its gateway has been silent about for three accounting intervals", async () => {
+      const s = await startSession(ap, locationId);
+      const interval = t.config.radius.interimInterval;
+      const setHeard = (secondsAgo: number) =>
+        t.db
+          .updateTable("radius_sessions")
+          .set({ updated_at: toDbDatetime(new Date(Date.now() - secondsAgo * 1000)) })
+          .where("acct_session_id", "=", s.id)
+          .execute();
+      const listed = async () =>
+        (await list({ location_ids: String(locationId) })).body.data.some((e: { social_user_id: number }) => e.social_user_id === s.guestId);
+      await setHeard(3 * interval - 30);
+      assert.equal(await listed(), true, "still live just inside three intervals");
+      await setHeard(3 * interval + 30);
+      assert.equal(await listed(), false, "gone just past three intervals");
+      await acct(ap, ["Acct-Status-Type = Interim-Update", ...s.lines, "Acct-Session-Time = 60"]);
+      assert.equal(await listed(), true, "back once the gateway speaks again");
+    });
+
+    it("lists only the locations asked for, several at once, and pages by session_id", async () => {
+      const here = [await startSession(ap, locationId), await startSession(ap, locationId), await startSession(ap, locationId)];
+      const there = await startSession(otherAp, otherLocationId);
+      const only = await list({ location_ids: String(otherLocationId) });
+      assert.deepEqual(
+        only.body.data.map((e: { social_user_id: number }) => e.social_user_id),
+        [there.guestId],
+      );
+      const all: number[] = [];
+      let after = 0;
+      let pages = 0;
+      for (;;) {
+        const res = await list({ location_ids: `${locationId},${otherLocationId}`, limit: 2, after_session_id: after });
+        assert.equal(res.statusCode, 200, JSON.stringify(res.body));
+        assert.ok(res.body.data.length <= 2);
+        all.push(...res.body.data.map((e: { session_id: number }) => e.session_id));
+        pages++;
+        if (res.body.next_after_session_id === null) break;
+        after = res.body.next_after_session_id;
+        assert.ok(pages < 50, "paging ends");
+      }
+      assert.deepEqual(all, [...all].sort((a, b) => a - b), "ordered by session_id");
+      assert.equal(new Set(all).size, all.length, "no session twice");
+      const ids = (await t.db.selectFrom("radius_sessions").select(["id", "acct_session_id"]).execute()).filter((r) =>
+        [...here, there].some((s) => s.id === r.acct_session_id),
+      );
+      for (const r of ids) assert.ok(all.includes(r.id), `session ${r.acct_session_id} is on a page`);
+    });
+
+    it("refuses another account's location and bad parameters in the API's error shape", async () => {
+      const other = await t.newAccount();
+      const res = await list({ location_ids: String(locationId) }, other.identifier);
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.body.status, "error");
+      assert.ok(res.body.message.location_ids, JSON.stringify(res.body));
+      for (const bad of [{ location_ids: String(locationId), limit: 0 }, { location_ids: String(locationId), limit: 5001 }, { location_ids: String(locationId), after_session_id: -1 }, {}]) {
+        const r = await list(bad);
+        assert.equal(r.statusCode, 400, JSON.stringify(bad));
+        assert.equal(r.body.status, "error");
+      }
+    });
+  });
+}
