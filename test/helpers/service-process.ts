@@ -14,7 +14,7 @@ export interface ServiceProcess {
   httpUrl: string;
   authPort: number;
   acctPort: number;
-  /** The identifier printed on first start of an empty database. */
+  /** The identifier printed on first start of an empty database ("" on a later start). */
   identifier: string;
   /** Everything printed so far, stdout and stderr. */
   output(): string;
@@ -24,7 +24,8 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServiceProcess> {
+/** `firstStart: false` for a database that already has its account (nothing is printed then). */
+export async function startServiceProcess(env: Record<string, string>, startTimeoutMs = 60_000, { firstStart = true } = {}): Promise<ServiceProcess> {
   const port = await freeTcpPort();
   const authPort = await freeUdpPort();
   const acctPort = await freeUdpPort();
@@ -64,13 +65,16 @@ export async function startServiceProcess(env: Record<string, string>, startTime
     await new Promise((r) => setTimeout(r, 50));
   }
   const identifier = /identifier \(shown once, store it now\): ([A-Za-z0-9_-]+)/.exec(out)?.[1];
-  if (!identifier) throw new Error(`no identifier printed:\n${out}`);
+  if (!identifier && firstStart) {
+    child.kill("SIGKILL");
+    throw new Error(`no identifier printed:\n${out}`);
+  }
   return {
     child,
     httpUrl: `http://127.0.0.1:${port}`,
     authPort,
     acctPort,
-    identifier,
+    identifier: identifier ?? "",
     output: () => out,
     exited: () => exit,
     async stop() {
