@@ -10,14 +10,10 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { sql } from "kysely";
-import { type DB, createDatabase } from "../../src/db/database.js";
+import { type CliDatabase, cliDatabase } from "../cli/cli-db.js";
 import { locationParams } from "../helpers/app.js";
-import { DIALECTS, PG_URL } from "../helpers/db.js";
+import { DIALECTS } from "../helpers/db.js";
 import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
 import { rawExchange } from "../radius/radclient.js";
 import { accountingRequestBytes } from "../radius/raw-packets.js";
@@ -29,38 +25,6 @@ const MIN_ACKS = 10;
 
 const randomMac = () =>
   Array.from(randomBytes(6), (b, i) => (i === 0 ? (b | 0x02) & 0xfe : b).toString(16).padStart(2, "0")).join(":").toUpperCase();
-
-interface Target {
-  url: string;
-  /** A connection of the test's own, opened after the kill. */
-  open(): DB;
-  cleanup(): Promise<void>;
-}
-
-async function target(dialect: "sqlite" | "postgres"): Promise<Target> {
-  const tag = randomBytes(5).toString("hex");
-  if (dialect === "sqlite") {
-    const file = join(tmpdir(), `guestwifi-kill-${tag}.db`);
-    return {
-      url: `sqlite:${file}`,
-      open: () => createDatabase(`sqlite:${file}`),
-      async cleanup() {
-        for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
-      },
-    };
-  }
-  const schema = `kill_${tag}`;
-  const admin = createDatabase(PG_URL, { poolSize: 1 });
-  await sql`create schema ${sql.id(schema)}`.execute(admin);
-  return {
-    url: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    open: () => createDatabase(PG_URL, { searchPath: schema, poolSize: 2 }),
-    async cleanup() {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-      await admin.destroy();
-    },
-  };
-}
 
 /** A portal client over real HTTP: keeps the portal's cookies between the page and the form. */
 async function portalLogin(svc: ServiceProcess, portalUrl: string, apMac: string, email: string): Promise<boolean> {
@@ -96,15 +60,15 @@ for (const dialect of DIALECTS) {
   describe(`kill -9 under write load (${dialect})`, () => {
     let svc: ServiceProcess | undefined;
     let again: ServiceProcess | undefined;
-    let t: Target | undefined;
+    let t: CliDatabase | undefined;
     after(async () => {
       svc?.child.kill("SIGKILL");
       await again?.stop();
-      await t?.cleanup();
+      await t?.close();
     });
 
     it("keeps every acknowledged API write, portal login and accounting packet", { timeout: 180_000 }, async () => {
-      t = await target(dialect);
+      t = await cliDatabase(dialect);
       const env = {
         DATABASE_URL: t.url,
         LOG_LEVEL: "warn",
@@ -198,35 +162,32 @@ for (const dialect of DIALECTS) {
         assert.ok(n >= MIN_ACKS, `only ${n} ${what} acknowledged: the load did not exercise the service`);
       }
 
-      const db = t.open();
-      try {
-        const names = new Set((await db.selectFrom("locations").select("name").execute()).map((r) => r.name));
-        const lostLocations = acked.locations.filter((n) => !names.has(n));
-        assert.deepEqual(lostLocations, [], "every acknowledged create-or-update-location is stored");
+      // A connection of the test's own, opened after the kill.
+      const db = t.db();
+      const names = new Set((await db.selectFrom("locations").select("name").execute()).map((r) => r.name));
+      const lostLocations = acked.locations.filter((n) => !names.has(n));
+      assert.deepEqual(lostLocations, [], "every acknowledged create-or-update-location is stored");
 
-        const guests = new Set(
-          (
-            await db
-              .selectFrom("logins")
-              .innerJoin("guests", "guests.id", "logins.guest_id")
-              .select("guests.email")
-              .where("logins.location_id", "=", Number(locationId))
-              .execute()
-          ).map((r) => String(r.email).toLowerCase()),
-        );
-        const lostLogins = acked.logins.filter((e) => !guests.has(e));
-        assert.deepEqual(lostLogins, [], "every acknowledged portal login is stored with its guest");
+      const guests = new Set(
+        (
+          await db
+            .selectFrom("logins")
+            .innerJoin("guests", "guests.id", "logins.guest_id")
+            .select("guests.email")
+            .where("logins.location_id", "=", Number(locationId))
+            .execute()
+        ).map((r) => String(r.email).toLowerCase()),
+      );
+      const lostLogins = acked.logins.filter((e) => !guests.has(e));
+      assert.deepEqual(lostLogins, [], "every acknowledged portal login is stored with its guest");
 
-        const sessions = new Map(
-          (await db.selectFrom("radius_sessions").select(["acct_session_id", "input_octets"]).execute()).map((r) => [r.acct_session_id, Number(r.input_octets)]),
-        );
-        const lostSessions = acked.sessions.filter((x) => !sessions.has(x.id));
-        assert.deepEqual(lostSessions, [], "every acknowledged Accounting-Request Start is stored");
-        const lostCounters = acked.sessions.filter((x) => (sessions.get(x.id) ?? 0) < x.input);
-        assert.deepEqual(lostCounters, [], "every acknowledged Interim-Update's counters are stored");
-      } finally {
-        await db.destroy();
-      }
+      const sessions = new Map(
+        (await db.selectFrom("radius_sessions").select(["acct_session_id", "input_octets"]).execute()).map((r) => [r.acct_session_id, Number(r.input_octets)]),
+      );
+      const lostSessions = acked.sessions.filter((x) => !sessions.has(x.id));
+      assert.deepEqual(lostSessions, [], "every acknowledged Accounting-Request Start is stored");
+      const lostCounters = acked.sessions.filter((x) => (sessions.get(x.id) ?? 0) < x.input);
+      assert.deepEqual(lostCounters, [], "every acknowledged Interim-Update's counters are stored");
 
       // And the service starts again on the same database and serves.
       again = await startServiceProcess(env, undefined, { firstStart: false });
