@@ -12,12 +12,14 @@ import { dialectOf } from "./dialect.js";
 import * as initial from "./migrations/2026-11-23T0000-initial.js";
 import * as smsCodesByLocation from "./migrations/2026-12-01T0000-sms-codes-by-location.js";
 import * as liveSessions from "./migrations/2026-12-08T0000-live-sessions.js";
+import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-11-23T0000-initial", initial],
   ["2026-12-01T0000-sms-codes-by-location", smsCodesByLocation],
   ["2026-12-08T0000-live-sessions", liveSessions],
+  ["2026-12-09T0000-service-secrets", serviceSecrets],
 ];
 
 const TABLE = "kysely_migration";

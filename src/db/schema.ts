@@ -223,6 +223,12 @@ export interface SmsCodesTable {
   used_at: string | null;
 }
 
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -242,4 +248,5 @@ export interface Database {
   portal_credentials: PortalCredentialsTable;
   radius_sessions: RadiusSessionsTable;
   sms_codes: SmsCodesTable;
+  service_secrets: ServiceSecretsTable;
 }

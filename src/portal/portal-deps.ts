@@ -3,14 +3,19 @@
  * context (src/app-deps.ts) and what only the portal keeps (limit counters, signing keys, the terms
  * cache). Nothing of it lives at module level, so two apps in one process share nothing.
  */
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.js";
+import { storedSecret } from "../db/service-secrets.js";
 import type { Metrics } from "../metrics.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { type PortalRateLimits, createPortalRateLimits } from "./portal-rate-limits.js";
 import { PortalSigner } from "./portal-signer.js";
 import type { SmsCodeRepository } from "./sms/sms-codes.repository.js";
 import { TermsSanitizer } from "./views/terms.js";
+
+/** The name of the generated portal key in service_secrets. */
+export const PORTAL_SECRET_NAME = "portal-signing-key";
 
 /** The app's services context as the portal uses it: the modules', RADIUS's credentials, SMS codes. */
 export interface PortalCtx extends RadiusCtx {
@@ -27,13 +32,18 @@ export interface PortalDeps {
   metrics: Metrics;
 }
 
-/** `app` is the portal's context of the app: its config, and its rate-limit plugin for the limits. */
-export function createPortalDeps(app: FastifyInstance, ctx: PortalCtx, metrics: Metrics): PortalDeps {
+/**
+ * `app` is the portal's context of the app: its config, and its rate-limit plugin for the limits.
+ * The signing key is PORTAL_SECRET, or else one generated once and kept in the database, so that
+ * instances on one database and restarts agree on it.
+ */
+export async function createPortalDeps(app: FastifyInstance, ctx: PortalCtx, metrics: Metrics): Promise<PortalDeps> {
   const { config } = app;
+  const secret = config.portalSecret ?? (await storedSecret(ctx.db, PORTAL_SECRET_NAME, () => randomBytes(32).toString("base64url")));
   return {
     ctx,
     config,
-    signer: new PortalSigner(config.portalSecret),
+    signer: new PortalSigner(secret),
     limits: createPortalRateLimits(app, {
       loginPerMinute: config.portalLoginRateLimitPerMinute,
       smsPerMinute: config.portalSmsRateLimitPerMinute,

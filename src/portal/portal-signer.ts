@@ -10,9 +10,9 @@ export type SignerPurpose = "page-state" | "oauth" | "sms-code";
 export class PortalSigner {
   private readonly keys = new Map<SignerPurpose, Buffer>();
 
-  /** Without a configured secret a random one is used: tokens then die with the process. */
-  constructor(secret: string | undefined) {
-    const root = secret ? Buffer.from(secret, "utf8") : randomBytes(32);
+  /** `secret`: PORTAL_SECRET, or the key generated once and stored in the database (portal-deps.ts). */
+  constructor(secret: string) {
+    const root = Buffer.from(secret, "utf8");
     for (const p of ["page-state", "oauth", "sms-code"] as const) {
       this.keys.set(p, createHmac("sha256", root).update(`guestwifi-portal:${p}`).digest());
     }

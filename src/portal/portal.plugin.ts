@@ -14,7 +14,7 @@ import { smsRoutes } from "./portal-sms.routes.js";
 
 export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx; metrics: Metrics }): Promise<void> {
   await app.register(cookie);
-  const deps = createPortalDeps(app, opts.ctx, opts.metrics);
+  const deps = await createPortalDeps(app, opts.ctx, opts.metrics);
   pageRoutes(app, deps);
   loginRoutes(app, deps);
   smsRoutes(app, deps);
