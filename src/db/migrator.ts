@@ -13,6 +13,7 @@ import * as initial from "./migrations/2026-11-23T0000-initial.js";
 import * as smsCodesByLocation from "./migrations/2026-12-01T0000-sms-codes-by-location.js";
 import * as liveSessions from "./migrations/2026-12-08T0000-live-sessions.js";
 import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js";
+import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -20,6 +21,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-01T0000-sms-codes-by-location", smsCodesByLocation],
   ["2026-12-08T0000-live-sessions", liveSessions],
   ["2026-12-09T0000-service-secrets", serviceSecrets],
+  ["2026-12-10T0000-rate-limit-hits", rateLimitHits],
 ];
 
 const TABLE = "kysely_migration";

@@ -229,6 +229,12 @@ export interface ServiceSecretsTable {
   created_at: string;
 }
 
+export interface RateLimitHitsTable {
+  key: string;
+  window_start: number;
+  hits: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -249,4 +255,5 @@ export interface Database {
   radius_sessions: RadiusSessionsTable;
   sms_codes: SmsCodesTable;
   service_secrets: ServiceSecretsTable;
+  rate_limit_hits: RateLimitHitsTable;
 }

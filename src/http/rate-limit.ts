@@ -1,9 +1,10 @@
 /**
  * Rate limits through @fastify/rate-limit, registered once per app (buildApp) and used by every
  * limiter of the app: the API's (API_RATE_LIMIT_PER_MINUTE) and the portal's (logins and texts).
- * Each limiter counts hits per key in a fixed window of one minute, in this app's memory (its own
- * store, at most MAX_KEYS keys, the least recently used forgotten first); the plugin's `store` or
- * `redis` option is where a store shared by several instances would go.
+ * Each limiter counts hits per key in a window of one minute. On SQLite (one instance per file) the
+ * counts are in this app's memory (at most MAX_KEYS keys, the least recently used forgotten first);
+ * on PostgreSQL they are in the database (src/db/rate-limit-store.ts), so that several instances
+ * on one database count together. Every limiter names its keys, so they never share a counter.
  *
  * The API's limit: before the caller is looked up, a call counts against its caller when the
  * identifier was resolved lately (the caller cache answers without the database), otherwise
@@ -13,6 +14,9 @@
  */
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { DB } from "../db/database.js";
+import { dialectOf } from "../db/dialect.js";
+import { PostgresRateLimitStore } from "../db/rate-limit-store.js";
 import { httpErrors } from "../errors.js";
 import { type Caller, type CallerResolver, identifierOf } from "./caller.js";
 
@@ -21,8 +25,19 @@ const WINDOW_MS = 60_000;
 const MAX_KEYS = 100_000;
 
 /** Makes app.createRateLimit available to this app and its plugins; limits nothing by itself. */
-export async function registerRateLimits(app: FastifyInstance): Promise<void> {
-  await app.register(rateLimit, { global: false, cache: MAX_KEYS });
+export async function registerRateLimits(app: FastifyInstance, db?: DB): Promise<void> {
+  if (db && dialectOf(db) === "postgres") {
+    const shared = db;
+    // The plugin makes its store with `new`: a class that already holds the database.
+    const store = class extends PostgresRateLimitStore {
+      constructor() {
+        super(shared);
+      }
+    };
+    await app.register(rateLimit, { global: false, store });
+  } else {
+    await app.register(rateLimit, { global: false, cache: MAX_KEYS });
+  }
 }
 
 /**
@@ -31,14 +46,17 @@ export async function registerRateLimits(app: FastifyInstance): Promise<void> {
  */
 export type MinuteLimit = (request: FastifyRequest, key: string) => Promise<number | undefined>;
 
-/** A limiter of `perMinute` hits per key and minute, with its own counters; 0 (or less) is no limit. */
-export function minuteLimit(app: FastifyInstance, perMinute: number): MinuteLimit {
+/**
+ * A limiter of `perMinute` hits per key and minute, with its own counters (`name` is part of every
+ * key it counts, so two limiters never share one in a shared store); 0 (or less) is no limit.
+ */
+export function minuteLimit(app: FastifyInstance, name: string, perMinute: number): MinuteLimit {
   if (perMinute <= 0) return async () => undefined;
   const keys = new WeakMap<FastifyRequest, string>();
   const limiter = app.createRateLimit({ max: perMinute, timeWindow: WINDOW_MS, keyGenerator: (req) => keys.get(req) ?? clientAddressKey(req.ip) });
   return async (request, key) => {
     // The key generator runs at once, before the limiter's first await: the key set here is the one counted.
-    keys.set(request, key);
+    keys.set(request, `${name}:${key}`);
     const r = await limiter(request);
     return !r.isAllowed && r.isExceeded ? Math.max(1, r.ttlInSeconds) : undefined;
   };
@@ -67,7 +85,7 @@ function callerKey(caller: Caller): string {
 /** This app's API limiter, or undefined when the limit is off. */
 export function apiRateLimit(app: FastifyInstance, perMinute: number, callers: CallerResolver): ApiRateLimit | undefined {
   if (perMinute <= 0) return undefined;
-  const limit = minuteLimit(app, perMinute);
+  const limit = minuteLimit(app, "api", perMinute);
   const counted = new WeakSet<FastifyRequest>();
   const take = async (request: FastifyRequest, key: string) => {
     const wait = await limit(request, key);

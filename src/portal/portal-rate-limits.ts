@@ -25,8 +25,8 @@ export interface PortalRateLimits {
 }
 
 export function createPortalRateLimits(app: FastifyInstance, settings: PortalRateLimitSettings): PortalRateLimits {
-  const logins = minuteLimit(app, settings.loginPerMinute);
-  const texts = minuteLimit(app, settings.smsPerMinute);
+  const logins = minuteLimit(app, "portal-login", settings.loginPerMinute);
+  const texts = minuteLimit(app, "portal-sms", settings.smsPerMinute);
   return {
     async loginAttempt(request) {
       const wait = await logins(request, clientAddressKey(request.ip));

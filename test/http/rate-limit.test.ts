@@ -73,7 +73,7 @@ describe("minute limits (the API's and the portal's)", () => {
   it("count hits per key within a minute, each limiter on its own, and 0 limits nothing", async () => {
     const app = Fastify();
     await registerRateLimits(app);
-    const limits = { two: minuteLimit(app, 2), otherTwo: minuteLimit(app, 2), off: minuteLimit(app, 0) };
+    const limits = { two: minuteLimit(app, "two", 2), otherTwo: minuteLimit(app, "other-two", 2), off: minuteLimit(app, "off", 0) };
     // A limiter reads the request's route options: it is called from a route, with the real request.
     app.get("/", async (request) => {
       const { limiter, key } = request.query as { limiter: keyof typeof limits; key: string };

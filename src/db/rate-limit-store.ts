@@ -1,0 +1,57 @@
+/**
+ * A store for @fastify/rate-limit that keeps its counters in PostgreSQL (table rate_limit_hits), so
+ * that several instances on one database count every client together: a limit of 10 a minute is 10
+ * across all of them, not 10 on each. Windows are fixed and aligned to the clock (a key's window is
+ * the current multiple of the time window); one upsert per counted request. Rows of windows that have
+ * ended are deleted now and then by whichever instance counts.
+ */
+import { sql } from "kysely";
+import type { DB } from "./database.js";
+
+type Callback = (err: Error | null, res?: { current: number; ttl: number }) => void;
+
+/** Ended windows are swept at most this often per instance. */
+const SWEEP_EVERY_MS = 60_000;
+
+export class PostgresRateLimitStore {
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: DB,
+    private readonly prefix = "",
+  ) {}
+
+  incr(key: string, cb: Callback, timeWindow: number, _max: number): void {
+    const now = Date.now();
+    const windowStart = Math.floor(now / timeWindow) * timeWindow;
+    this.db
+      .insertInto("rate_limit_hits")
+      .values({ key: `${this.prefix}${key}`.slice(0, 255), window_start: windowStart, hits: 1 })
+      .onConflict((oc) => oc.columns(["key", "window_start"]).doUpdateSet({ hits: sql<number>`rate_limit_hits.hits + 1` }))
+      .returning("hits")
+      .executeTakeFirstOrThrow()
+      .then(
+        (row) => {
+          cb(null, { current: Number(row.hits), ttl: windowStart + timeWindow - now });
+          if (now - this.lastSweep > SWEEP_EVERY_MS) this.sweep(now, timeWindow);
+        },
+        (err: Error) => cb(err),
+      );
+  }
+
+  private sweep(now: number, timeWindow: number): void {
+    this.lastSweep = now;
+    this.db
+      .deleteFrom("rate_limit_hits")
+      .where("window_start", "<", now - timeWindow)
+      .execute()
+      .catch(() => {
+        // A failed sweep is retried at the next one; the counts stay right meanwhile.
+      });
+  }
+
+  /** Every limiter made by createRateLimit gets a child; the limiter's name is in its keys already. */
+  child(_routeOptions: unknown): PostgresRateLimitStore {
+    return new PostgresRateLimitStore(this.db, this.prefix);
+  }
+}
