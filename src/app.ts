@@ -124,7 +124,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(formbody, { bodyLimit: config.bodyLimit });
-  await registerRateLimits(app, db);
+  await registerRateLimits(app, { db, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix });
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

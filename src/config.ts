@@ -114,6 +114,10 @@ export interface Config {
   trustProxy: boolean | string;
   /** Key used to sign portal state (CSRF tokens, OAuth state). Random per process when not set. */
   portalSecret: string | undefined;
+  /** Rate-limit counters in Redis (shared by every instance using it) instead of memory or PostgreSQL. */
+  redisUrl: string | undefined;
+  /** Prefix of every key this service writes in Redis, so several deployments can share one Redis. */
+  redisPrefix: string;
   /** Portal login requests per client address (IPv4, or IPv6 /64) per minute; 0 = off. */
   portalLoginRateLimitPerMinute: number;
   /** Texts per client address, and per location, per minute. */
@@ -222,6 +226,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (coovaUamSecret !== undefined && coovaUamSecret.length > 128) {
     throw new ConfigError("COOVA_UAM_SECRET may be at most 128 characters");
   }
+  const redisUrl = optional(env, "REDIS_URL");
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`);
+  }
+  const redisPrefix = str(env, "REDIS_PREFIX", "guestwifi:");
+  if (!/^[\w:.-]{1,64}$/.test(redisPrefix)) throw new ConfigError("REDIS_PREFIX must be 1 to 64 letters, digits, _ : . or -");
   const metricsToken = optional(env, "METRICS_TOKEN");
   if (metricsToken !== undefined && (metricsToken.length < 16 || metricsToken.length > 256 || /\s/.test(metricsToken))) {
     throw new ConfigError("METRICS_TOKEN must be 16 to 256 characters without spaces");
@@ -245,6 +255,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     portalSmsRateLimitPerMinute: int(env, "PORTAL_SMS_RATE_LIMIT_PER_MINUTE", 10, 1, 1_000_000),
     coovaUamSecret,
     metricsToken,
+    redisUrl,
+    redisPrefix,
     radius: {
       enabled: bool(env, "RADIUS_ENABLED", true),
       host: str(env, "RADIUS_HOST", "0.0.0.0"),

@@ -4,7 +4,8 @@
  * Each limiter counts hits per key in a window of one minute. On SQLite (one instance per file) the
  * counts are in this app's memory (at most MAX_KEYS keys, the least recently used forgotten first);
  * on PostgreSQL they are in the database (src/db/rate-limit-store.ts), so that several instances
- * on one database count together. Every limiter names its keys, so they never share a counter.
+ * on one database count together; with REDIS_URL they are in Redis, wherever the database is.
+ * Every limiter names its keys, so they never share a counter.
  *
  * The API's limit: before the caller is looked up, a call counts against its caller when the
  * identifier was resolved lately (the caller cache answers without the database), otherwise
@@ -13,6 +14,7 @@
  * counts against that caller as well, once resolved, so every caller gets exactly the limit.
  */
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
+import { Redis } from "ioredis";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { DB } from "../db/database.js";
 import { dialectOf } from "../db/dialect.js";
@@ -24,9 +26,35 @@ const WINDOW_MS = 60_000;
 /** Keys one limiter keeps at most: an address flood forgets its oldest addresses, never grows without bound. */
 const MAX_KEYS = 100_000;
 
+export interface RateLimitStorage {
+  /** The app's database: on PostgreSQL the counts go there. */
+  db?: DB;
+  /** REDIS_URL: the counts go to Redis instead, under `redisPrefix`. */
+  redisUrl?: string;
+  redisPrefix?: string;
+}
+
+/** Redis errors are logged at most this often (a Redis that is down makes one per request). */
+const REDIS_ERROR_LOG_MS = 10_000;
+
 /** Makes app.createRateLimit available to this app and its plugins; limits nothing by itself. */
-export async function registerRateLimits(app: FastifyInstance, db?: DB): Promise<void> {
-  if (db && dialectOf(db) === "postgres") {
+export async function registerRateLimits(app: FastifyInstance, { db, redisUrl, redisPrefix = "guestwifi:" }: RateLimitStorage = {}): Promise<void> {
+  if (redisUrl) {
+    // Commands fail at once while Redis is unreachable (no queue): the request is then not limited
+    // (skipOnError), logged, rather than held up or refused because a counter is out of reach.
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 5000, lazyConnect: true });
+    let lastLogged = 0;
+    redis.on("error", (err: Error) => {
+      if (Date.now() - lastLogged < REDIS_ERROR_LOG_MS) return;
+      lastLogged = Date.now();
+      app.log.warn({ err: err.message }, "redis unavailable: rate limits are not counted until it is back");
+    });
+    await redis.connect().catch((err: Error) => app.log.warn({ err: err.message }, "redis unavailable at start: rate limits are not counted until it is back"));
+    app.addHook("onClose", async () => {
+      redis.disconnect();
+    });
+    await app.register(rateLimit, { global: false, redis, nameSpace: `${redisPrefix}rate-limit:`, skipOnError: true });
+  } else if (db && dialectOf(db) === "postgres") {
     const shared = db;
     // The plugin makes its store with `new`: a class that already holds the database.
     const store = class extends PostgresRateLimitStore {
