@@ -28,9 +28,21 @@ export async function openTargetDatabase(databaseUrl: string, schema: string | u
   return createDatabase(databaseUrl, { searchPath: schema, poolSize: 10 });
 }
 
-/** Drops the target's schema (if it made one) and closes the database. */
+/**
+ * Drops the target's schema (if it made one) and closes the database. A drop can deadlock with a
+ * transaction that is still finishing on another pooled connection (PostgreSQL then cancels one
+ * of them, 40P01): it is tried again.
+ */
 export async function dropTargetDatabase(db: DB, schema: string | undefined): Promise<void> {
-  if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+  for (let attempt = 1; schema; attempt++) {
+    try {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "40P01" || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
   await db.destroy();
 }
 
