@@ -11,11 +11,13 @@ import { type Kysely, type Migration, sql } from "kysely";
 import { dialectOf } from "./dialect.js";
 import * as initial from "./migrations/2026-11-23T0000-initial.js";
 import * as smsCodesByLocation from "./migrations/2026-12-01T0000-sms-codes-by-location.js";
+import * as ownerPasswordsAndGuestExport from "./migrations/2026-12-05T0000-owner-passwords-and-guest-export.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-11-23T0000-initial", initial],
   ["2026-12-01T0000-sms-codes-by-location", smsCodesByLocation],
+  ["2026-12-05T0000-owner-passwords-and-guest-export", ownerPasswordsAndGuestExport],
 ];
 
 const TABLE = "kysely_migration";
