@@ -236,7 +236,7 @@ for (const dialect of DIALECTS) {
         social_user_id: String(ann),
         name: "Ann Example",
         email: "ann@example.com",
-        phone: "+15550101".replace(/^/, "'"),
+        phone: "'+15550101", // a leading + is neutralised like a formula
         mac: "AA:BB:CC:00:00:0B",
         location_id: String(chicago),
         location: "Chicago, Loop",
