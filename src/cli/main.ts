@@ -1,5 +1,5 @@
 /**
- * guestwifi serve | migrate | account create | demo | help. Each command's options are declared
+ * guestwifi serve | migrate | account create | account set-password | demo | help. Each command's options are declared
  * in COMMANDS and checked before it runs (command-line.ts); `--help` works everywhere.
  * Exit codes: 0 done, 1 failed (configuration, database), 2 command line refused, 128+n on signal n.
  * Configuration comes from the environment (see README); the database from DATABASE_URL.
@@ -8,7 +8,7 @@ import closeWithGrace from "close-with-grace";
 import { type Config, ConfigError, loadConfig } from "../config.js";
 import { migrateToLatest } from "../db/migrator.js";
 import { createLogger, stdoutDestination } from "../logger.js";
-import { createAccount } from "../modules/accounts/accounts.service.js";
+import { OwnerPasswordError, createAccount, ownerPasswordProblem, setOwnerPassword } from "../modules/accounts/accounts.service.js";
 import { startService } from "../server.js";
 import {
   type Command,
@@ -28,7 +28,7 @@ import { EMAIL_RE, withDb } from "./with-db.js";
 const serveSpec: CommandSpec = {
   name: "serve",
   summary: "run the HTTP API + portal and the RADIUS server",
-  description: "Runs the service until SIGINT or SIGTERM, then stops cleanly. On an empty database it creates the account\nadmin@localhost and prints its API identifier once.",
+  description: "Runs the service until SIGINT or SIGTERM, then stops cleanly. On an empty database it creates the account\nadmin@localhost, prints its API identifier once and how to set its password.",
   options: {
     "no-radius": { help: "run HTTP only" },
     "radius-only": { help: "run RADIUS only" },
@@ -59,6 +59,10 @@ async function serve(flags: Flags): Promise<void> {
       announce.info(
         { accountId, email: "admin@localhost" },
         `First start on an empty database: created the account admin@localhost. Its API identifier (shown once, store it now): ${identifier}`,
+      );
+      announce.info(
+        { email: "admin@localhost" },
+        "To set the password of admin@localhost, type it on standard input of: guestwifi account set-password --email admin@localhost",
       );
     }
     announce.info(serving(config, service.httpUrls, service.radius), servingSentence(config, service.httpUrls, service.radius));
@@ -97,12 +101,54 @@ function servingSentence(config: Readonly<Config>, httpUrls: string[], radius: R
 const accountCreateSpec: CommandSpec = {
   name: "account create",
   summary: "create an account and print its API identifier",
-  description: "Creates an account and prints its API identifier, once: store it.",
+  description:
+    "Creates an account and prints its API identifier, once: store it. With --password-stdin the owner's\n" +
+    "password is read from standard input (one line, the trailing newline is dropped; at least 10 characters),\n" +
+    "e.g. printf '%s\\n' \"$PASSWORD\" | guestwifi account create --email E --password-stdin",
   options: {
     email: { value: "E", required: true, help: "the account's e-mail address (unique)" },
+    "password-stdin": { help: "read the owner's password from standard input" },
     json: { help: 'print {"account_id":..,"identifier":".."} instead of a sentence' },
   },
 };
+
+const setPasswordSpec: CommandSpec = {
+  name: "account set-password",
+  summary: "set or reset an account owner's password (read from standard input)",
+  description:
+    "Sets the password of the owner of the account with this e-mail, replacing any earlier one. The password\n" +
+    "is read from standard input (one line, the trailing newline is dropped; at least 10 characters). On a\n" +
+    "terminal, type it and press Enter (it is shown as typed). Stored only as a salted scrypt hash.",
+  options: {
+    email: { value: "E", required: true, help: "the e-mail address the account was created with" },
+  },
+};
+
+/**
+ * The password on standard input: everything up to the end (or up to the first newline on a
+ * terminal), one trailing newline dropped. Refused (exit code 2) when empty, too short or not one line.
+ */
+async function passwordFromStdin(spec: CommandSpec): Promise<string> {
+  const terminal = process.stdin.isTTY === true;
+  if (terminal) process.stderr.write("Password: ");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    if (terminal && (chunk as Buffer).includes(10)) break;
+  }
+  let text = Buffer.concat(chunks).toString("utf8");
+  if (terminal) text = text.split("\n")[0];
+  text = text.replace(/\r?\n$/, "");
+  const problem = ownerPasswordProblem(text);
+  if (problem) throw new UsageError(`${problem} (read from standard input)`, commandHelp(spec), spec.name);
+  return text;
+}
+
+/** Wrong passwords are refused like a wrong command line: exit code 2, with the command's usage. */
+function refusedPassword(spec: CommandSpec, err: unknown): never {
+  if (err instanceof OwnerPasswordError) throw new UsageError(err.message, commandHelp(spec), spec.name);
+  throw err;
+}
 
 const COMMANDS: Command[] = [
   { spec: serveSpec, run: serve },
@@ -123,13 +169,25 @@ const COMMANDS: Command[] = [
     async run(flags) {
       const email = String(flags.email);
       if (!EMAIL_RE.test(email)) throw new UsageError("--email must be an e-mail address", commandHelp(accountCreateSpec), "account create");
-      const { accountId, identifier } = await withDb((ctx) => createAccount(ctx, email));
+      const password = flags["password-stdin"] ? await passwordFromStdin(accountCreateSpec) : undefined;
+      const { accountId, identifier } = await withDb((ctx) => createAccount(ctx, email, password)).catch((err) =>
+        refusedPassword(accountCreateSpec, err),
+      );
       process.stdout.write(
         flags.json ? `${JSON.stringify({ account_id: accountId, identifier })}\n` : `account ${accountId} created; identifier: ${identifier}\n`,
       );
     },
   },
   backupCommand,
+  {
+    spec: setPasswordSpec,
+    async run(flags) {
+      const email = String(flags.email);
+      const password = await passwordFromStdin(setPasswordSpec);
+      await withDb((ctx) => setOwnerPassword(ctx, email, password)).catch((err) => refusedPassword(setPasswordSpec, err));
+      process.stdout.write(`password of ${email} set\n`);
+    },
+  },
   demoCommand,
 ];
 

@@ -11,6 +11,7 @@ import { type Kysely, type Migration, sql } from "kysely";
 import { dialectOf } from "./dialect.js";
 import * as initial from "./migrations/2026-11-23T0000-initial.js";
 import * as smsCodesByLocation from "./migrations/2026-12-01T0000-sms-codes-by-location.js";
+import * as ownerPasswordsAndGuestExport from "./migrations/2026-12-05T0000-owner-passwords-and-guest-export.js";
 import * as liveSessions from "./migrations/2026-12-08T0000-live-sessions.js";
 import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js";
 import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
@@ -19,6 +20,7 @@ import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js"
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-11-23T0000-initial", initial],
   ["2026-12-01T0000-sms-codes-by-location", smsCodesByLocation],
+  ["2026-12-05T0000-owner-passwords-and-guest-export", ownerPasswordsAndGuestExport],
   ["2026-12-08T0000-live-sessions", liveSessions],
   ["2026-12-09T0000-service-secrets", serviceSecrets],
   ["2026-12-10T0000-rate-limit-hits", rateLimitHits],

@@ -1,10 +1,12 @@
 /** Row types of every table, for Kysely. Mirrors migrations/. */
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 export interface AccountsTable {
   id: Generated<number>;
   email: string;
   created_at: string;
+  /** The owner's console password as `scrypt$N$salt$hash`; null until set (`guestwifi account set-password`). */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SubUsersTable {

@@ -12,7 +12,7 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { retryingTransaction } from "../db/transaction.js";
@@ -37,6 +37,8 @@ export interface ApiCall<D> {
   caller: Caller;
   config: Readonly<Config>;
   request: FastifyRequest;
+  /** For a handler that answers other than JSON (a CSV stream): its headers. */
+  reply: FastifyReply;
 }
 
 export interface CheckArgs<D, P, RV> extends ApiCall<D> {
@@ -67,6 +69,8 @@ export interface ApiRouteDef<D, S extends TObject, R extends RefMap<D>, Out exte
   /** Writing routes run in one transaction (default); false when the handler must not hold one (slow hashing). */
   transaction?: boolean;
   response: Out;
+  /** Media types of the answer when not JSON (documentation only; the handler sets the header). */
+  produces?: string[];
   handler: (call: ApiCall<D>, p: Static<S>, refs: Resolved<Static<S>, R>) => Promise<Static<Out>>;
 }
 
@@ -133,6 +137,7 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
       tags: def.tags,
       response: { 200: def.response, 400: Type.Ref("ErrorResponse") },
     };
+    if (def.produces) docs.produces = def.produces;
     if (methods.includes("GET")) docs.querystring = def.params;
     if (methods.includes("POST")) {
       docs.body = def.params;
@@ -193,7 +198,7 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
         checkAccess(def.access, caller);
         request.caller = caller;
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const failures = new Failures();
         const parsed = parse(mergedParams(request), failures);
         // A write needs its transaction only when it will act on what it checks: nothing failed the
@@ -204,8 +209,8 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
           !failures.any &&
           (checks.length > 0 || ordered.some(([param]) => (parsed.values as Record<string, unknown>)[param] !== undefined));
         const caller = request.caller!;
-        if (!atomic) return run({ ctx: deps, caller, config, request }, parsed, failures, false);
-        return retryingTransaction(deps.db, (trx) => run({ ctx: { ...deps, db: trx }, caller, config, request }, parsed, new Failures(), true));
+        if (!atomic) return run({ ctx: deps, caller, config, request, reply }, parsed, failures, false);
+        return retryingTransaction(deps.db, (trx) => run({ ctx: { ...deps, db: trx }, caller, config, request, reply }, parsed, new Failures(), true));
       },
     });
   }

@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
+import { verifyOwnerPassword } from "../../src/modules/accounts/accounts.service.js";
+import { createRepositories } from "../../src/modules/context.js";
 import { DIALECTS } from "../helpers/db.js";
 import { BIN, type CliDatabase, cliDatabase, waitForLine } from "./cli-db.js";
 
@@ -40,6 +42,50 @@ for (const dialect of DIALECTS) {
         run(process.execPath, [BIN, "account", "create", "--email", `ops-${dialect}@example.com`], { env: env() }),
         (err: { stderr: string; code: number }) => err.code === 1 && /already exists/.test(err.stderr),
       );
+    });
+
+    /** The command with `input` on its standard input: exit code, stdout, stderr. */
+    const withInput = (args: string[], input: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, ...args], { env: env(), stdio: ["pipe", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d) => (stdout += d));
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end(input);
+      });
+
+    it("sets an owner's password at creation and resets it from standard input; refuses short ones and unknown e-mails", async () => {
+      const email = `pw-${dialect}@example.com`;
+      const created = await withInput(["account", "create", "--email", email, "--password-stdin", "--json"], "first password\n");
+      assert.equal(created.code, 0, created.stderr);
+      const { account_id } = JSON.parse(created.stdout);
+      const ctx = { db: cdb.db(), repos: createRepositories() };
+      assert.deepEqual(await verifyOwnerPassword(ctx, email, "first password"), { accountId: account_id });
+      // The trailing newline is not part of the password.
+      assert.equal(await verifyOwnerPassword(ctx, email, "first password\n"), undefined);
+
+      const reset = await withInput(["account", "set-password", "--email", email], "second password\r\n");
+      assert.equal(reset.code, 0, reset.stderr);
+      assert.match(reset.stdout, /password of .* set/);
+      assert.equal(await verifyOwnerPassword(ctx, email, "first password"), undefined);
+      assert.deepEqual(await verifyOwnerPassword(ctx, email, "second password"), { accountId: account_id });
+
+      for (const [input, why] of [["", /empty/], ["\n", /empty/], ["short\n", /at least 10 characters/], ["two\nlines here\n", /one line/]] as const) {
+        const refused = await withInput(["account", "set-password", "--email", email], input);
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(refused.stderr, why);
+        assert.match(refused.stderr, /Usage: guestwifi account set-password/);
+      }
+      assert.deepEqual(await verifyOwnerPassword(ctx, email, "second password"), { accountId: account_id });
+      const short = await withInput(["account", "create", "--email", `short-${dialect}@example.com`, "--password-stdin"], "short\n");
+      assert.equal(short.code, 2);
+      assert.match(short.stderr, /at least 10 characters/);
+      const unknown = await withInput(["account", "set-password", "--email", `nobody-${dialect}@example.com`], "long enough password\n");
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /No account has the e-mail nobody-/);
     });
 
     it("refuses unknown commands and bad flags with a usage message", async () => {
@@ -87,6 +133,7 @@ describe("first start on an empty database", () => {
         const [, port] = await waitForLine(child, /serving http:\/\/127\.0\.0\.1:(\d+)/);
         const m = out.match(/identifier \(shown once, store it now\): ([A-Za-z0-9_-]+)/);
         assert.equal(Boolean(m), expectIdentifier, out);
+        assert.equal(/guestwifi account set-password --email admin@localhost/.test(out), expectIdentifier, out);
         if (m) {
           const res = await fetch(`http://127.0.0.1:${port}/api/location-list`, { headers: { identifier: m[1] } });
           assert.equal(res.status, 200);

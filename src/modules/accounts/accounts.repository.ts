@@ -10,13 +10,27 @@ export interface CallerRow {
 /** Accounts and their API identifiers. Holds no state: made per app like every repository. */
 export function createAccountRepository() {
   return {
-    async insertAccount(db: DB, email: string, now: string): Promise<number> {
-      const row = await db.insertInto("accounts").values({ email, created_at: now }).returning("id").executeTakeFirstOrThrow();
+    async insertAccount(db: DB, email: string, now: string, passwordHash: string | null = null): Promise<number> {
+      const row = await db
+        .insertInto("accounts")
+        .values({ email, created_at: now, password_hash: passwordHash })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       return row.id;
     },
 
     async findAccountByEmail(db: DB, email: string): Promise<{ id: number } | undefined> {
       return db.selectFrom("accounts").select("id").where("email", "=", email).executeTakeFirst();
+    },
+
+    async findOwnerPassword(db: DB, email: string): Promise<{ id: number; password_hash: string | null } | undefined> {
+      return db.selectFrom("accounts").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
+    },
+
+    /** Sets the owner's password hash; false when no account has this e-mail. */
+    async setPasswordHash(db: DB, email: string, passwordHash: string): Promise<boolean> {
+      const result = await db.updateTable("accounts").set({ password_hash: passwordHash }).where("email", "=", email).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     /** Holds the account's row until the transaction ends: writers on the account's behalf take turns. */

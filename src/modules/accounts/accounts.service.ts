@@ -4,11 +4,39 @@ import { inTransaction, isUniqueViolation } from "../../db/transaction.js";
 import type { Caller } from "../../http/caller.js";
 import type { Ctx } from "../context.js";
 import { hashIdentifier, newIdentifier } from "./identifier.js";
+import { hashPassword, passwordMatches } from "./password.js";
 
 export class AccountExistsError extends Error {}
+export class UnknownAccountError extends Error {}
+/** A password the owner may not have: the message says why. */
+export class OwnerPasswordError extends Error {}
 
-/** A new account and its identifier; in the caller's transaction when `ctx.db` is one (the demo's). */
-export async function createAccount(ctx: Ctx, email: string): Promise<{ accountId: number; identifier: string }> {
+/** Owner passwords: at least this many characters (by code point), at most the second. */
+export const OWNER_PASSWORD_MIN = 10;
+export const OWNER_PASSWORD_MAX = 1024;
+
+/** Why `password` cannot be an owner's password, or undefined when it can. */
+export function ownerPasswordProblem(password: string): string | undefined {
+  const length = [...password].length;
+  if (length === 0) return "the password is empty";
+  if (length < OWNER_PASSWORD_MIN) return `the password must have at least ${OWNER_PASSWORD_MIN} characters (it has ${length})`;
+  if (length > OWNER_PASSWORD_MAX) return `the password must have at most ${OWNER_PASSWORD_MAX} characters`;
+  if (/[\r\n]/.test(password)) return "the password must be one line";
+  return undefined;
+}
+
+async function hashOwnerPassword(password: string): Promise<string> {
+  const problem = ownerPasswordProblem(password);
+  if (problem) throw new OwnerPasswordError(problem);
+  return hashPassword(password);
+}
+
+/**
+ * A new account and its identifier, with the owner's password when given (hashed before the
+ * transaction: the hash is slow on purpose); in the caller's transaction when `ctx.db` is one (the demo's).
+ */
+export async function createAccount(ctx: Ctx, email: string, password?: string): Promise<{ accountId: number; identifier: string }> {
+  const passwordHash = password === undefined ? null : await hashOwnerPassword(password);
   const identifier = newIdentifier();
   const now = nowDatetime();
   const accounts = ctx.repos.accounts;
@@ -16,7 +44,7 @@ export async function createAccount(ctx: Ctx, email: string): Promise<{ accountI
   try {
     return await inTransaction(ctx.db, async (trx) => {
       if (await accounts.findAccountByEmail(trx, email)) throw exists();
-      const accountId = await accounts.insertAccount(trx, email, now);
+      const accountId = await accounts.insertAccount(trx, email, now, passwordHash);
       await accounts.insertIdentifier(trx, accountId, null, hashIdentifier(identifier), now);
       return { accountId, identifier };
     });
@@ -32,4 +60,22 @@ export async function findCaller(ctx: Ctx, identifier: string): Promise<Caller |
   const row = await ctx.repos.accounts.findCallerByHash(ctx.db, hashIdentifier(identifier));
   if (!row) return undefined;
   return { accountId: row.account_id, subUserId: row.sub_user_id, readonly: row.readonly === 1 };
+}
+
+/** Sets or resets the owner's password of the account with this e-mail (as given at creation). */
+export async function setOwnerPassword(ctx: Ctx, email: string, password: string): Promise<void> {
+  const passwordHash = await hashOwnerPassword(password);
+  if (!(await ctx.repos.accounts.setPasswordHash(ctx.db, email, passwordHash))) {
+    throw new UnknownAccountError(`No account has the e-mail ${email}.`);
+  }
+}
+
+/**
+ * The account whose owner has this e-mail and password, or undefined. An unknown e-mail, an
+ * account without a password and a wrong password give the same answer in the same time (a key is
+ * derived in every case; the comparison is constant-time).
+ */
+export async function verifyOwnerPassword(ctx: Ctx, email: string, password: string): Promise<{ accountId: number } | undefined> {
+  const row = await ctx.repos.accounts.findOwnerPassword(ctx.db, email);
+  return (await passwordMatches(password, row?.password_hash)) && row ? { accountId: row.id } : undefined;
 }

@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import type { GuestsTable, LoginsTable } from "../../db/schema.js";
 
@@ -17,6 +17,32 @@ export interface GuestListQuery {
   toDay: string;
   campaignId?: number;
   loginType?: string;
+}
+
+/** One guest at one location, as the export writes it. */
+export interface GuestExportRow {
+  guest_id: number;
+  full_name: string;
+  email: string;
+  phone_number: string;
+  social_network: string;
+  first_login_at: string;
+  last_mac: string | null;
+  last_login_at: string | null;
+  visit_days: number | string;
+  octets: number | string;
+}
+
+export interface GuestExportPage {
+  accountId: number;
+  locationId: number;
+  fromDay: string;
+  toDay: string;
+  campaignId?: number;
+  loginType?: string;
+  /** Keyset: only guests with a greater id (0 for the first page). */
+  afterGuestId: number;
+  limit: number;
 }
 
 export interface LoginStatsRow {
@@ -57,6 +83,79 @@ export function createGuestRepository() {
         .orderBy("l.guest_id")
         .orderBy("l.location_id")
         .execute();
+    },
+
+    /**
+     * One page of a location's guests with a login on a local day of the range (and through the
+     * campaign / of the login type when given), in order of guest id after `afterGuestId`: a range
+     * scan of guest_locations_location, so every page costs the same however deep the export is.
+     * Per guest: the latest login there (MAC, time), the visit days in the range (daily_visitors_guest)
+     * and the octets used there in the range (daily_usage's primary key).
+     */
+    async exportPage(db: DB, q: GuestExportPage): Promise<GuestExportRow[]> {
+      return db
+        .selectFrom("guest_locations as gl")
+        .innerJoin("guests as g", "g.id", "gl.guest_id")
+        .select((eb) => {
+          const latestLogin = (column: "client_mac" | "logged_at") =>
+        eb
+          .selectFrom("logins as ll")
+          .select(`ll.${column}`)
+          .whereRef("ll.guest_id", "=", "gl.guest_id")
+          .whereRef("ll.location_id", "=", "gl.location_id")
+          .orderBy("ll.id", "desc")
+          .limit(1);
+          return [
+          "gl.guest_id",
+          "g.full_name",
+          "g.email",
+          "g.phone_number",
+          "g.social_network",
+          "gl.first_login_at",
+          latestLogin("client_mac").as("last_mac"),
+          latestLogin("logged_at").as("last_login_at"),
+          eb
+            .selectFrom("daily_visitors as dv")
+            .select(eb.fn.countAll<number>().as("n"))
+            .whereRef("dv.guest_id", "=", "gl.guest_id")
+            .whereRef("dv.location_id", "=", "gl.location_id")
+            .where("dv.day", ">=", q.fromDay)
+            .where("dv.day", "<=", q.toDay)
+            .as("visit_days"),
+          eb
+            .selectFrom("daily_usage as du")
+            .select((sub) => sub.fn.coalesce(sub.fn.sum<number>("du.octets"), sub.lit(0)).as("o"))
+            .whereRef("du.guest_id", "=", "gl.guest_id")
+            .whereRef("du.location_id", "=", "gl.location_id")
+            .where("du.day", ">=", q.fromDay)
+            .where("du.day", "<=", q.toDay)
+            .as("octets"),
+          ];
+        })
+        .where("gl.location_id", "=", q.locationId)
+        .where("gl.guest_id", ">", q.afterGuestId)
+        // Said twice so that a merge join on guests starts at the keyset too (PostgreSQL does not infer it).
+        .where("g.id", ">", q.afterGuestId)
+        .where("g.account_id", "=", q.accountId)
+        .where((eb) => {
+          let logins = eb
+            .selectFrom("logins as l")
+            .select(eb.lit(1).as("one"))
+            .whereRef("l.guest_id", "=", "gl.guest_id")
+            // "+": not an index column here, so the guest's logins (logins_guest) are searched, never
+            // every login of the location in the range (logins_location_day) once per guest.
+            .where(sql<number>`+${sql.ref("l.location_id")}`, "=", eb.ref("gl.location_id"))
+            .where("l.local_day", ">=", q.fromDay)
+            .where("l.local_day", "<=", q.toDay);
+          if (q.campaignId !== undefined) logins = logins.where("l.campaign_id", "=", q.campaignId);
+          if (q.loginType !== undefined) logins = logins.where("l.login_type", "=", q.loginType);
+          // OFFSET 0 keeps PostgreSQL from turning EXISTS into a semi-join over every login of the range
+          // (a scan per page): it stays a per-row probe, and the page a range scan of the keyset index.
+          return eb.exists(logins.limit(1).offset(0));
+        })
+        .orderBy("gl.guest_id")
+        .limit(q.limit)
+        .execute() as Promise<GuestExportRow[]>;
     },
 
     /** The account's guests among `ids`. */

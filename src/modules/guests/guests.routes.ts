@@ -2,6 +2,7 @@ import { type ApiRouter, dateRangeCheck, ok } from "../../http/api-route.js";
 import { readableCampaign } from "../campaigns/campaigns.refs.js";
 import type { Ctx } from "../context.js";
 import { ownedLocation } from "../locations/locations.refs.js";
+import { openGuestExport } from "./guest-export.service.js";
 import { ownedGuest } from "./guests.refs.js";
 import * as S from "./guests.schemas.js";
 import * as guests from "./guests.service.js";
@@ -34,6 +35,40 @@ export function guestRoutes(api: ApiRouter<Ctx>): void {
         loginType: p.social_network,
       });
       return ok({ data });
+    },
+  });
+
+  api.route({
+    method: "GET",
+    url: "/api/social-user-export",
+    summary: "Download social-user-list's guests as a CSV file",
+    description:
+      "Same identifier, locations and filters as social-user-list (the range up to 366 days), plus format=csv. One row per " +
+      "guest and location, ordered by location_id, then social_user_id. first_seen_utc / last_seen_utc: the guest's first " +
+      "and latest login at that location (UTC, whatever the range); mac: the client MAC of that latest login; visits: the " +
+      "days of the range the guest was seen there; data_used_bytes: octets in and out there on those days (RADIUS " +
+      "accounting). Cells starting with = + - @, a tab or a carriage return are prefixed with a single quote. A database " +
+      "failure after the download started aborts the response (no final chunk): a file that ends cleanly is complete.",
+    tags,
+    access: "read",
+    params: S.SocialUserExportParams,
+    refs: { location_ids: ownedLocation.list(S.MAX_GUEST_IDS), campaign_id: readableCampaign.one() },
+    checks: [dateRangeCheck(S.GUEST_EXPORT_MAX_DAYS)],
+    response: S.SocialUserExportResponse,
+    produces: ["text/csv"],
+    handler: async ({ ctx, caller, reply }, p, r) => {
+      const { stream } = await openGuestExport(ctx, caller.accountId, {
+        locations: r.location_ids,
+        fromDay: p.from_date,
+        toDay: p.to_date,
+        campaign: r.campaign_id,
+        loginType: p.social_network,
+      });
+      reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="guests-${p.from_date}-to-${p.to_date}.csv"`)
+        .header("cache-control", "no-store");
+      return stream;
     },
   });
 

@@ -27,6 +27,32 @@ export const SocialUserListParams = Type.Object({
   social_network: Type.Optional(SocialNetwork),
 });
 
+/** social-user-export: to_date at most this many days after from_date (a year, leap years included). */
+export const GUEST_EXPORT_MAX_DAYS = 366;
+
+export const SocialUserExportParams = Type.Object({
+  identifier: F.identifier(),
+  location_ids: F.idList(`One location id or up to ${MAX_GUEST_IDS} comma-separated ids (deleted locations allowed).`),
+  campaign_id: Type.Optional(F.id("Only guests who logged in through this campaign in the range.")),
+  from_date: F.date("First day (in each location's own time zone)."),
+  to_date: F.date(`Last day, at most ${GUEST_EXPORT_MAX_DAYS} days after from_date.`),
+  social_network: Type.Optional(SocialNetwork),
+  format: Type.Union([Type.Literal("csv")], {
+    description: "The file format: csv (the only one).",
+    "x-error": "oneOf",
+    "x-values": ["csv"],
+  }),
+});
+
+/** The export's answer: a CSV file (documented; the stream is not serialised by a schema). */
+export const SocialUserExportResponse = Type.Unsafe<import("node:stream").Readable>({
+  type: "string",
+  format: "binary",
+  description:
+    "text/csv; charset=utf-8, RFC 4180 (CRLF), header row: social_user_id, name, email, phone, mac, location_id, location, " +
+    "login_type, first_seen_utc, last_seen_utc, visits, data_used_bytes.",
+});
+
 export const SocialUserEntry = Type.Object({
   social_user_id: Type.Integer(),
   location_id: Type.Integer(),

@@ -16,6 +16,17 @@ export function createSubUserRepository() {
       return db.selectFrom("sub_users").select("id").where("email", "=", email).executeTakeFirst();
     },
 
+    async findCredentialsByEmail(
+      db: DB,
+      email: string,
+    ): Promise<{ id: number; account_id: number; readonly: number; password_hash: string } | undefined> {
+      return db
+        .selectFrom("sub_users")
+        .select(["id", "account_id", "readonly", "password_hash"])
+        .where("email", "=", email)
+        .executeTakeFirst();
+    },
+
     async listByAccount(db: DB, accountId: number): Promise<SubUserRow[]> {
       return db.selectFrom("sub_users").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
     },

@@ -6,7 +6,7 @@ import { domainErrors } from "../../domain-errors.js";
 import { hashIdentifier, newIdentifier } from "../accounts/identifier.js";
 import type { Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
-import { hashPassword } from "./password.js";
+import { hashPassword, passwordMatches } from "../accounts/password.js";
 import type { SubUserRecord } from "./subusers.schemas.js";
 import type { SubUserRow } from "./subusers.repository.js";
 
@@ -86,4 +86,19 @@ export async function createSubUser(
     if (isUniqueViolation(err)) throw domainErrors.emailTaken();
     throw err;
   }
+}
+
+/**
+ * The sub-user with this e-mail (any case) and password, or undefined. An unknown e-mail and a
+ * wrong password give the same answer in the same time (a key is derived in both cases; the
+ * comparison is constant-time).
+ */
+export async function verifySubUserPassword(
+  ctx: Ctx,
+  email: string,
+  password: string,
+): Promise<{ subUserId: number; accountId: number; readonly: boolean } | undefined> {
+  const row = await ctx.repos.subUsers.findCredentialsByEmail(ctx.db, normalEmail(email));
+  if (!(await passwordMatches(password, row?.password_hash)) || !row) return undefined;
+  return { subUserId: row.id, accountId: row.account_id, readonly: row.readonly === 1 };
 }

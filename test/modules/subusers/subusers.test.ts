@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "kysely";
-import { verifyPassword } from "../../../src/modules/subusers/password.js";
+import { verifyPassword } from "../../../src/modules/accounts/password.js";
 import { type TestApp, createTestApp, locationParams } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { makeLocation, makeSubUser, subUserParams } from "../../helpers/sub-users.js";

@@ -1,5 +1,5 @@
 /**
- * Sub-user passwords: a slow, salted scrypt hash stored as `scrypt$N$salt$hash` (salt and hash in
+ * Passwords of account owners and sub-users: a slow, salted scrypt hash stored as `scrypt$N$salt$hash` (salt and hash in
  * base64url), so the cost can be raised later without breaking the hashes already stored.
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
@@ -34,4 +34,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (expected.length !== KEY_LENGTH) return false;
   const key = await derive(password, Buffer.from(parts[2], "base64url"), cost);
   return timingSafeEqual(key, expected);
+}
+
+/** A well-formed hash no password derives to (an all-zero key): the stand-in for "no such user". */
+const NOBODY = `scrypt$${COST}$${Buffer.alloc(16).toString("base64url")}$${Buffer.alloc(KEY_LENGTH).toString("base64url")}`;
+
+/**
+ * Whether `password` matches `stored`; when there is no stored hash (unknown e-mail, no password
+ * set) it still derives a key against a stand-in, so both answers take the same time.
+ */
+export async function passwordMatches(password: string, stored: string | null | undefined): Promise<boolean> {
+  const matches = await verifyPassword(password, stored ?? NOBODY);
+  return matches && stored !== null && stored !== undefined;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { hashPassword, verifyPassword } from "../../../src/modules/subusers/password.js";
+import { hashPassword, verifyPassword } from "../../../src/modules/accounts/password.js";
 
 describe("sub-user password hashing", () => {
   it("verifies the password it hashed and nothing else", async () => {
