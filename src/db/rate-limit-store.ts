@@ -1,9 +1,10 @@
 /**
  * A store for @fastify/rate-limit that keeps its counters in PostgreSQL (table rate_limit_hits), so
  * that several instances on one database count every client together: a limit of 10 a minute is 10
- * across all of them, not 10 on each. Windows are fixed and aligned to the clock (a key's window is
- * the current multiple of the time window); one upsert per counted request. Rows of windows that have
- * ended are deleted now and then by whichever instance counts.
+ * across all of them, not 10 on each. As in the plugin's own memory store, a key's window starts at
+ * its first hit and lasts the time window; a hit after it has ended starts a new one. One upsert per
+ * counted request; rows of windows that have ended are deleted now and then by whichever instance
+ * counts.
  */
 import { sql } from "kysely";
 import type { DB } from "./database.js";
@@ -23,16 +24,21 @@ export class PostgresRateLimitStore {
 
   incr(key: string, cb: Callback, timeWindow: number, _max: number): void {
     const now = Date.now();
-    const windowStart = Math.floor(now / timeWindow) * timeWindow;
+    const ended = sql<boolean>`rate_limit_hits.window_start + ${timeWindow} <= ${now}`;
     this.db
       .insertInto("rate_limit_hits")
-      .values({ key: `${this.prefix}${key}`.slice(0, 255), window_start: windowStart, hits: 1 })
-      .onConflict((oc) => oc.columns(["key", "window_start"]).doUpdateSet({ hits: sql<number>`rate_limit_hits.hits + 1` }))
-      .returning("hits")
+      .values({ key: `${this.prefix}${key}`.slice(0, 255), window_start: now, hits: 1 })
+      .onConflict((oc) =>
+        oc.column("key").doUpdateSet({
+          hits: sql<number>`case when ${ended} then 1 else rate_limit_hits.hits + 1 end`,
+          window_start: sql<number>`case when ${ended} then ${now} else rate_limit_hits.window_start end`,
+        }),
+      )
+      .returning(["hits", "window_start"])
       .executeTakeFirstOrThrow()
       .then(
         (row) => {
-          cb(null, { current: Number(row.hits), ttl: windowStart + timeWindow - now });
+          cb(null, { current: Number(row.hits), ttl: Math.max(0, Number(row.window_start) + timeWindow - now) });
           if (now - this.lastSweep > SWEEP_EVERY_MS) this.sweep(now, timeWindow);
         },
         (err: Error) => cb(err),

@@ -8,17 +8,13 @@ import type { FastifyInstance } from "fastify";
 import { createAppDeps } from "../../src/app-deps.js";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
+import { PostgresRateLimitStore } from "../../src/db/rate-limit-store.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
 import { PortalClient, coovaUrl, makeWorld, stateOf } from "../portal/portal-world.js";
 
 const ENV = { API_RATE_LIMIT_PER_MINUTE: "10", PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "4" };
 
-/** Windows are aligned to the clock: start a count with at least 15 s of its minute left. */
-async function freshWindow(): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
-}
 
 if (DIALECTS.includes("postgres")) {
   describe("rate limits shared by two instances on one PostgreSQL database", () => {
@@ -36,7 +32,6 @@ if (DIALECTS.includes("postgres")) {
     });
 
     it("counts a caller's API calls on both instances against one limit", async () => {
-      await freshWindow();
       const onB = () => b.inject({ method: "GET", url: "/api/location-list", headers: { identifier: a.identifier } });
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await a.call("GET", "location-list")).statusCode, (await onB()).statusCode);
@@ -48,7 +43,6 @@ if (DIALECTS.includes("postgres")) {
     it("counts a guest address's portal logins on both instances against one limit", async () => {
       const owner = await a.newAccount();
       const w = await makeWorld(a, { redirect_url: "" }, { identifier: owner.identifier });
-      await freshWindow();
       const codes: number[] = [];
       for (let i = 0; i < 3; i++) {
         for (const app of [a.app, b]) {
@@ -72,10 +66,35 @@ for (const dialect of DIALECTS) {
     });
     after(async () => t.close());
     it("allows the limit and refuses the next call", async () => {
-      await freshWindow();
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) statuses.push((await t.call("GET", "location-list")).statusCode);
       assert.deepEqual(statuses, [...Array(10).fill(200), 429]);
+    });
+  });
+}
+
+if (DIALECTS.includes("postgres")) {
+  describe("the PostgreSQL rate-limit store", () => {
+    it("starts a key's window at its first hit and a new one once it has ended", async () => {
+      const t = await createTestApp("postgres");
+      try {
+        const store = new PostgresRateLimitStore(t.db);
+        const incr = (key: string, windowMs: number) =>
+          new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+            store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, 10),
+          );
+        const first = await incr("k", 400);
+        assert.equal(first.current, 1);
+        assert.ok(first.ttl > 300 && first.ttl <= 400, `a whole window from the first hit: ${first.ttl} ms`);
+        assert.equal((await incr("k", 400)).current, 2);
+        assert.equal((await incr("other", 400)).current, 1, "keys count apart");
+        await new Promise((r) => setTimeout(r, 450));
+        const next = await incr("k", 400);
+        assert.equal(next.current, 1, "the window ended: a new one starts");
+        assert.ok(next.ttl > 300, `${next.ttl} ms`);
+      } finally {
+        await t.close();
+      }
     });
   });
 }

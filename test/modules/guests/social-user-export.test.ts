@@ -116,6 +116,8 @@ interface Download {
  * Downloads over real HTTP (app.inject would hold the whole body), counting rows as they arrive and
  * sampling this process's memory: the server and the client both live here.
  */
+const MID_STREAM_ROWS = 200_000;
+
 function download(port: number, path: string, onFirstChunk?: () => Promise<void>): Promise<Download> {
   return new Promise((resolve, reject) => {
     const start = memory();
@@ -330,21 +332,23 @@ for (const dialect of DIALECTS) {
       const f = await createTestApp(dialect);
       try {
         const loc = await createLocation(f, CHI, "Big");
-        await seedGuests(f, dialect, f.accountId, loc, 40_000, "mid");
+        // More rows than loopback's socket buffers hold (about 10 MB), so the server is still
+        // reading pages when the table goes: 200,000 rows are about 20 MB of CSV.
+        await seedGuests(f, dialect, f.accountId, loc, MID_STREAM_ROWS, "mid");
         await f.app.listen({ host: "127.0.0.1", port: 0 });
         const port = (f.app.server.address() as AddressInfo).port;
         const path = `/api/social-user-export?identifier=${f.identifier}&location_ids=${loc}&from_date=2026-03-01&to_date=2026-03-31&format=csv`;
         const whole = await download(port, path);
         assert.equal(whole.status, 200);
         assert.equal(whole.complete, true);
-        assert.equal(whole.rows, 40_001);
+        assert.equal(whole.rows, MID_STREAM_ROWS + 1);
         // The first chunk has arrived; now the table a later page reads is gone.
         const cut = await download(port, path, async () => {
           await sql`drop table daily_usage`.execute(f.db);
         });
         assert.equal(cut.status, 200);
         assert.equal(cut.complete, false, "the response must not end like a complete file");
-        assert.ok(cut.rows < 40_001, String(cut.rows));
+        assert.ok(cut.rows < MID_STREAM_ROWS + 1, String(cut.rows));
       } finally {
         await f.close();
       }
