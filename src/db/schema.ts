@@ -237,6 +237,23 @@ export interface RateLimitHitsTable {
   hits: number;
 }
 
+export interface ConsoleSessionsTable {
+  /** SHA-256 (hex) of the session cookie's token. */
+  id: string;
+  account_id: number;
+  sub_user_id: number | null;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface DailyNewGuestsTable {
+  location_id: number;
+  day: string;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -258,4 +275,6 @@ export interface Database {
   sms_codes: SmsCodesTable;
   service_secrets: ServiceSecretsTable;
   rate_limit_hits: RateLimitHitsTable;
+  console_sessions: ConsoleSessionsTable;
+  daily_new_guests: DailyNewGuestsTable;
 }
