@@ -66,8 +66,19 @@ export function consoleSessionCaller(deps: AppDeps): (request: FastifyRequest) =
   };
 }
 
+/**
+ * Whether the browser reached us over HTTPS: directly, through a trusted proxy (TRUST_PROXY), or at
+ * the https PUBLIC_URL's host (a proxy in front that is not listed as trusted). The cookie is then
+ * Secure; a console opened over plain http (a first start on a laptop) still signs in.
+ */
 function secureRequest(request: FastifyRequest, publicUrl: string): boolean {
-  return request.protocol === "https" || publicUrl.startsWith("https://");
+  if (request.protocol === "https") return true;
+  try {
+    const u = new URL(publicUrl);
+    return u.protocol === "https:" && u.host === request.host;
+  } catch {
+    return false;
+  }
 }
 
 function sessionCookie(token: string, secure: boolean, maxAgeSeconds: number): string {
