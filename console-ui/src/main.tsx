@@ -58,8 +58,13 @@ function Layout(props: { session: Session; path: string; onSignOut: () => void }
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     document.title = `${current.title} · Guest WiFi console`;
-    setMenuOpen(false);
   }, [current.title]);
+  // Following any link closes the phone layout's menu (the current page's link too).
+  useEffect(() => {
+    const close = () => setMenuOpen(false);
+    window.addEventListener("console:navigate", close);
+    return () => window.removeEventListener("console:navigate", close);
+  }, []);
   const { user } = props.session;
   return (
     <div class="layout">

@@ -38,8 +38,7 @@ export interface Location {
 
 /** Navigation inside the console without reloading the page. */
 export function navigate(path: string): void {
-  if (location.pathname + location.search === path) return;
-  history.pushState(null, "", path);
+  if (location.pathname + location.search !== path) history.pushState(null, "", path);
   window.dispatchEvent(new Event("console:navigate"));
 }
 

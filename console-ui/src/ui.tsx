@@ -80,7 +80,9 @@ export function Form(props: {
   const [errors, setErrors] = useState<Messages>({});
   const [done, setDone] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  useEffect(() => setValues(props.initial ?? {}), [props.initial]);
+  // Start again from `initial` when its content changes (a record reloaded), not on every render of the page.
+  const initialKey = JSON.stringify(props.initial ?? {});
+  useEffect(() => setValues(props.initial ?? {}), [initialKey]);
 
   const set = (name: string, v: string | boolean) => {
     const next = { ...values, [name]: v };

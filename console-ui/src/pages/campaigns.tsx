@@ -123,7 +123,7 @@ function CampaignList(props: { readonly: boolean }) {
 
 function CampaignDetail(props: { id: number | null; readonly: boolean; settings: Settings }) {
   const { id, readonly, settings } = props;
-  const all = useLoad(() => get<{ data: Campaign[] }>("/api/campaign-list"), []);
+  const all = useLoad(() => get<{ data: Campaign[] }>("/api/campaign-list"), [id]);
   const campaign = id === null ? undefined : all.data?.data.find((c) => c.campaign_id === id);
   const templates = (all.data?.data ?? []).filter((c) => c.template === 1);
   const [template, setTemplate] = useState<string>("");
