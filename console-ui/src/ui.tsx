@@ -29,17 +29,30 @@ export function Notice(props: { kind: "error" | "ok" | "warn" | "info"; children
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: string; reload: () => void } {
   const [state, setState] = useState<{ data?: T; error?: string }>({});
   const [n, setN] = useState(0);
+  const key = JSON.stringify(deps);
+  const [loadedKey, setLoadedKey] = useState(key);
   useEffect(() => {
     let live = true;
     load().then(
-      (data) => live && setState({ data }),
-      (err: unknown) => live && setState({ error: err instanceof Error ? err.message : String(err) }),
+      (data) => {
+        if (!live) return;
+        setState({ data });
+        setLoadedKey(key);
+      },
+      (err: unknown) => {
+        if (!live) return;
+        setState({ error: err instanceof Error ? err.message : String(err) });
+        setLoadedKey(key);
+      },
     );
     return () => {
       live = false;
     };
   }, [...deps, n]);
-  return { ...state, reload: () => setN((x) => x + 1) };
+  // What was loaded for other deps (another record's id) is not shown as this one's; a reload of the
+  // same deps keeps showing the previous data until the new arrives.
+  const current = loadedKey === key ? state : {};
+  return { ...current, reload: () => setN((x) => x + 1) };
 }
 
 export function Loading(props: { error?: string }) {
