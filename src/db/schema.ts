@@ -163,6 +163,15 @@ export interface DailyLoginsTable {
   count: number;
 }
 
+/** Logins per location, local day and local hour; `shard` rows of one hour are summed (see counterShard). */
+export interface HourlyLoginsTable {
+  location_id: number;
+  day: string;
+  hour: number;
+  shard: Generated<number>;
+  count: number;
+}
+
 export interface DailyVisitorsTable {
   location_id: number;
   day: string;
@@ -250,6 +259,7 @@ export interface Database {
   guest_locations: GuestLocationsTable;
   guest_macs: GuestMacsTable;
   daily_logins: DailyLoginsTable;
+  hourly_logins: HourlyLoginsTable;
   daily_visitors: DailyVisitorsTable;
   daily_visits: DailyVisitsTable;
   daily_usage: DailyUsageTable;

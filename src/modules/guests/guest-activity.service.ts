@@ -4,9 +4,9 @@
  * generator all record through here, never around it.
  */
 import type { DB } from "../../db/database.js";
-import { increment } from "../../db/dialect.js";
+import { counterShard, increment } from "../../db/dialect.js";
 import { toDbDatetime } from "../../db/time.js";
-import { localDay } from "./local-day.js";
+import { localDay, localDayHour } from "./local-day.js";
 import type { LoginType } from "./login-types.js";
 import { parseUserAgent } from "./user-agent.js";
 
@@ -70,7 +70,7 @@ function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
 export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId: number; loginId: number }> {
   const at = input.at ?? new Date();
   const now = toDbDatetime(at);
-  const day = localDay(at, input.timezone);
+  const { day, hour } = localDayHour(at, input.timezone);
   const profile = profileUpdate(input.profile);
   const agent = parseUserAgent(input.userAgent);
   const identity = input.identity.trim().toLowerCase().slice(0, 255);
@@ -128,6 +128,12 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
       .insertInto("daily_logins")
       .values({ location_id: input.locationId, day, login_type: input.loginType, count: 1 })
       .onConflict((oc) => oc.columns(["location_id", "day", "login_type"]).doUpdateSet({ count: increment("daily_logins.count") }))
+      .execute();
+
+    await trx
+      .insertInto("hourly_logins")
+      .values({ location_id: input.locationId, day, hour, shard: counterShard(trx), count: 1 })
+      .onConflict((oc) => oc.columns(["location_id", "day", "hour", "shard"]).doUpdateSet({ count: increment("hourly_logins.count") }))
       .execute();
 
     await countVisit(trx, input.locationId, day, guest.id);
