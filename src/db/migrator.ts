@@ -16,6 +16,7 @@ import * as liveSessions from "./migrations/2026-12-08T0000-live-sessions.js";
 import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js";
 import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
 import * as hourlyLogins from "./migrations/2026-12-13T0000-hourly-logins.js";
+import * as loginCounterShards from "./migrations/2026-12-13T0000-login-counter-shards.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -26,6 +27,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-09T0000-service-secrets", serviceSecrets],
   ["2026-12-10T0000-rate-limit-hits", rateLimitHits],
   ["2026-12-13T0000-hourly-logins", hourlyLogins],
+  ["2026-12-13T0000-login-counter-shards", loginCounterShards],
 ];
 
 const TABLE = "kysely_migration";

@@ -160,6 +160,8 @@ export interface DailyLoginsTable {
   location_id: number;
   day: string;
   login_type: string;
+  /** Counter shard (see counterShard): readers sum a day's rows. */
+  shard: Generated<number>;
   count: number;
 }
 
@@ -181,6 +183,8 @@ export interface DailyVisitorsTable {
 export interface DailyVisitsTable {
   location_id: number;
   day: string;
+  /** Counter shard (see counterShard): readers sum a day's rows. */
+  shard: Generated<number>;
   count: number;
 }
 
