@@ -3,8 +3,9 @@
  * both keeping the daily aggregates that analytics read. The portal, RADIUS and the demo data
  * generator all record through here, never around it.
  */
-import { sql } from "kysely";
+import { type Insertable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
+import type { PortalCredentialsTable } from "../../db/schema.js";
 import { counterShard, dialectOf, increment } from "../../db/dialect.js";
 import { toDbDatetime } from "../../db/time.js";
 import { localDay, localDayHour } from "./local-day.js";
@@ -38,6 +39,11 @@ export interface LoginInput {
   clientMac: string;
   userAgent: string;
   at?: Date;
+  /**
+   * A one-time RADIUS credential for this guest (src/radius/portal-credentials.ts), stored with the
+   * login: one commit, and a login that answered always has its credential.
+   */
+  credential?: Omit<Insertable<PortalCredentialsTable>, "guest_id">;
 }
 
 const PROFILE_LIMITS: Record<keyof GuestProfileInput, number> = {
@@ -141,6 +147,7 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
       .execute();
 
     await countVisit(trx, input.locationId, day, guest.id);
+    if (input.credential) await trx.insertInto("portal_credentials").values({ ...input.credential, guest_id: guest.id }).execute();
     return { guestId: guest.id, loginId: login.id };
   });
 }
@@ -209,11 +216,21 @@ async function recordLoginInOneStatement(db: DB, r: LoginRow): Promise<{ guestId
       insert into daily_visits (location_id, day, shard, count)
       select ${loc}, ${dayText}, ${shard}, 1 from dv
       on conflict (location_id, day, shard) do update set count = daily_visits.count + 1
-    )
+    )${credentialInsert(input.credential)}
     select g.id as guest_id, l.id as login_id from g, l`.execute(db);
   const out = result.rows[0];
   if (!out) throw new Error("recording a login returned no row");
   return { guestId: Number(out.guest_id), loginId: Number(out.login_id) };
+}
+
+/** The CTE that stores the login's credential, with the guest of `g`. */
+function credentialInsert(c: LoginInput["credential"]) {
+  if (!c) return sql``;
+  const cols = Object.keys(c) as (keyof typeof c)[];
+  return sql`, pc as (
+      insert into portal_credentials (${sql.join(cols.map((k) => sql.ref(k)))}, guest_id)
+      select ${sql.join(cols.map((k) => sql`${c[k] ?? null}::${sql.raw(k === "device_id" || k === "location_id" ? "integer" : "varchar")}`))}, g.id from g
+    )`;
 }
 
 /** Counts the guest as a visitor of the location on that local day, once per day. Returns true the first time. */
