@@ -39,6 +39,14 @@ function describe(err: unknown): object {
 
 const watches = new WeakMap<pg.Pool, PgChangeWatch>();
 
+/**
+ * Statements that start with this comment are run as named prepared statements: PostgreSQL parses
+ * and plans them once per connection instead of on every run (the login's one statement is long).
+ */
+export const NAMED_STATEMENT = "/* named */ ";
+/** Bounds how many statement texts get names (each connection keeps the ones it ran). */
+const MAX_NAMED = 500;
+
 /** The pool's watch of catalogue changes (see change-watch.ts). */
 export function changeWatchOf(pool: pg.Pool): PgChangeWatch | undefined {
   return watches.get(pool);
@@ -46,6 +54,18 @@ export function changeWatchOf(pool: pg.Pool): PgChangeWatch | undefined {
 
 export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.Pool {
   const { timeouts, log } = opts;
+  const names = new Map<string, string>();
+  const named = (args: unknown[]): unknown[] => {
+    const text = args[0];
+    if (typeof text !== "string" || !text.startsWith(NAMED_STATEMENT)) return args;
+    let name = names.get(text);
+    if (name === undefined) {
+      if (names.size >= MAX_NAMED) return args;
+      name = `gw_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return [{ name, text, values: args[1] }];
+  };
   const options = opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined;
   const watch = new PgChangeWatch({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true });
 
@@ -63,7 +83,7 @@ export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.P
     override query(...args: unknown[]): any {
       const writes = writesCatalogue(args[0]);
       if (writes) this.wroteCatalogue = true;
-      const result = (super.query as (...a: unknown[]) => unknown)(...args);
+      const result = (super.query as (...a: unknown[]) => unknown)(...named(args));
       if (!(result instanceof Promise)) return result;
       return result.then(
         (r: unknown) => {

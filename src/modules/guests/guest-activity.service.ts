@@ -5,6 +5,7 @@
  */
 import { type Insertable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
+import { NAMED_STATEMENT } from "../../db/postgres-pool.js";
 import type { PortalCredentialsTable } from "../../db/schema.js";
 import { counterShard, dialectOf, increment } from "../../db/dialect.js";
 import { toDbDatetime } from "../../db/time.js";
@@ -177,7 +178,7 @@ async function recordLoginInOneStatement(db: DB, r: LoginRow): Promise<{ guestId
   const loc = sql`${input.locationId}::integer`;
   const dayText = sql`${day}::varchar`;
   const nowText = sql`${now}::varchar`;
-  const result = await sql<{ guest_id: number; login_id: number }>`
+  const result = await sql<{ guest_id: number; login_id: number }>`${sql.raw(NAMED_STATEMENT)}
     with g as (
       insert into guests (${sql.join(guestCols.map((c) => sql.ref(c)))}) values (${sql.join(guestValues)})
       on conflict (account_id, social_network, network_user_id) do update set ${sql.join(updates)}
