@@ -160,6 +160,17 @@ export interface DailyLoginsTable {
   location_id: number;
   day: string;
   login_type: string;
+  /** Counter shard (see counterShard): readers sum a day's rows. */
+  shard: Generated<number>;
+  count: number;
+}
+
+/** Logins per location, local day and local hour; `shard` rows of one hour are summed (see counterShard). */
+export interface HourlyLoginsTable {
+  location_id: number;
+  day: string;
+  hour: number;
+  shard: Generated<number>;
   count: number;
 }
 
@@ -172,6 +183,8 @@ export interface DailyVisitorsTable {
 export interface DailyVisitsTable {
   location_id: number;
   day: string;
+  /** Counter shard (see counterShard): readers sum a day's rows. */
+  shard: Generated<number>;
   count: number;
 }
 
@@ -251,6 +264,8 @@ export interface ConsoleSessionsTable {
 export interface DailyNewGuestsTable {
   location_id: number;
   day: string;
+  /** Counter shard (see counterShard in dialect.ts); readers sum the shards. */
+  shard: Generated<number>;
   count: number;
 }
 
@@ -267,6 +282,7 @@ export interface Database {
   guest_locations: GuestLocationsTable;
   guest_macs: GuestMacsTable;
   daily_logins: DailyLoginsTable;
+  hourly_logins: HourlyLoginsTable;
   daily_visitors: DailyVisitorsTable;
   daily_visits: DailyVisitsTable;
   daily_usage: DailyUsageTable;

@@ -13,7 +13,7 @@ import { type GuestProfileInput, recordLogin } from "../modules/guests/guest-act
 import { loginTypeOfMethod } from "../modules/guests/login-types.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
-import { issueCredential } from "../radius/portal-credentials.js";
+import { newCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
@@ -67,7 +67,13 @@ function anonymousIdentity(state: PageState): string {
 
 export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ctx: LoginContext, input: LoginInput): Promise<Handoff> {
   const { state, location, campaign, payload } = ctx;
-  const { guestId } = await recordLogin(app.db, {
+  const gw = state.gw;
+  // A gateway that logs the guest on with RADIUS gets a one-time credential, stored with the login.
+  const issued =
+    gw?.kind === "coova"
+      ? newCredential({ locationId: location.id, deviceId: state.dev, clientMac: state.mac, ttlSeconds: config.radius.credentialTtlSeconds })
+      : undefined;
+  await recordLogin(app.db, {
     accountId: location.account_id,
     locationId: location.id,
     timezone: location.timezone,
@@ -78,18 +84,11 @@ export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ct
     profile: input.profile,
     clientMac: state.mac,
     userAgent: input.userAgent,
+    credential: issued?.row,
   });
   const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
-  const gw = state.gw;
-  if (gw?.kind === "coova") {
-    const credential = await issueCredential(app, {
-      guestId,
-      locationId: location.id,
-      deviceId: state.dev,
-      clientMac: state.mac,
-      ttlSeconds: config.radius.credentialTtlSeconds,
-    });
-    return { kind: "redirect", url: coovaLogonUrl(gw, credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
+  if (gw?.kind === "coova" && issued) {
+    return { kind: "redirect", url: coovaLogonUrl(gw, issued.credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
   }
   if (gw?.kind === "meraki") {
     const options = await loadOptions(app, location.id);

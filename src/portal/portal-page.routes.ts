@@ -48,12 +48,12 @@ function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps
 
 export function pageRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.get<{ Params: { slug: string } }>(`${PORTAL_LOCATION_PREFIX}:slug`, { schema: { hide: true } }, async (request, reply) => {
-    const ctx = await resolveLocationPage(deps.ctx, request.params.slug, arrivalOf(request, deps));
+    const ctx = await resolveLocationPage(deps.ctx, request.params.slug, arrivalOf(request, deps), deps.pages);
     return showPage(request, reply, deps, ctx);
   });
 
   app.get<{ Params: { filename: string } }>(`${PORTAL_CAMPAIGN_PREFIX}:filename`, { schema: { hide: true } }, async (request, reply) => {
-    const ctx = await resolveCampaignPage(deps.ctx, request.params.filename, arrivalOf(request, deps));
+    const ctx = await resolveCampaignPage(deps.ctx, request.params.filename, arrivalOf(request, deps), deps.pages);
     return showPage(request, reply, deps, ctx);
   });
 }

@@ -241,6 +241,8 @@ for (const dialect of DIALECTS) {
         }
         assert.deepEqual(o.visits, visits.body.series[0].data);
         assert.equal(o.totals.logins, scope ? 60 : 120);
+        assert.equal(o.hours.length, 168);
+        assert.equal(o.hours.reduce((a: number, b: number) => a + b, 0), o.totals.logins, "every login in one hour of the week");
         // 37 distinct guests, each new once per location where they logged in.
         const firsts = await t.db
           .selectFrom("guest_locations")

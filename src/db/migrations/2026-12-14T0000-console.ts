@@ -28,8 +28,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("daily_new_guests")
     .addColumn("location_id", "integer", (c) => c.notNull())
     .addColumn("day", "varchar(10)", (c) => c.notNull())
+    // Sharded like daily_logins and daily_visits (2026-12-13): each PostgreSQL connection adds to its own row.
+    .addColumn("shard", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("count", "integer", (c) => c.notNull())
-    .addPrimaryKeyConstraint("daily_new_guests_pk", ["location_id", "day"])
+    .addPrimaryKeyConstraint("daily_new_guests_pk", ["location_id", "day", "shard"])
     .execute();
 
   const rows = await db
@@ -55,7 +57,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   const values = [...counts].map(([key, count]) => {
     const [location, day] = key.split("|");
-    return { location_id: Number(location), day, count };
+    return { location_id: Number(location), day, shard: 0, count };
   });
   for (let i = 0; i < values.length; i += 500) {
     await db.insertInto("daily_new_guests").values(values.slice(i, i + 500)).execute();

@@ -1,6 +1,6 @@
 /**
- * Analytics read only the daily aggregates (daily_logins, daily_visits, daily_new_guests,
- * daily_usage), never the raw logins.
+ * Analytics read only the aggregates (daily_logins, daily_visits, daily_new_guests, daily_usage,
+ * hourly_logins), never the raw logins.
  */
 import type { DB } from "../../db/database.js";
 
@@ -8,6 +8,13 @@ export interface LocationDayLogins {
   location_id: number;
   day: string;
   login_type: string;
+  count: number;
+}
+
+export interface LocationDayHourLogins {
+  location_id: number;
+  day: string;
+  hour: number;
   count: number;
 }
 
@@ -25,6 +32,18 @@ export function createAnalyticsRepository() {
       return db
         .selectFrom("daily_logins")
         .select(["location_id", "day", "login_type", "count"])
+        .where("location_id", "in", locationIds)
+        .where("day", ">=", fromDay)
+        .where("day", "<=", toDay)
+        .execute();
+    },
+
+    /** Logins per location, local day and local hour, one row per counter shard (the caller sums). */
+    async loginsByLocationDayHour(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayHourLogins[]> {
+      if (locationIds.length === 0) return [];
+      return db
+        .selectFrom("hourly_logins")
+        .select(["location_id", "day", "hour", "count"])
         .where("location_id", "in", locationIds)
         .where("day", ">=", fromDay)
         .where("day", "<=", toDay)

@@ -9,6 +9,7 @@ import { daysBetween } from "../guests/local-day.js";
 import { LOGIN_TYPES } from "../guests/login-types.js";
 import type { ClosedDaysCache } from "./closed-days-cache.js";
 import { type CountKind, WIDTH, dailyCounts } from "./daily-counts.js";
+import { hourOfWeekCounts } from "./hour-of-week.js";
 
 /** Longest range the console asks for at once (three years), so a request stays O(days) with a bound. */
 export const OVERVIEW_MAX_DAYS = 1096;
@@ -25,6 +26,8 @@ export interface Overview {
   returningGuests: number[];
   /** Octets used per day, in and out (RADIUS accounting). */
   usageBytes: number[];
+  /** Logins by local weekday and hour: 168 numbers, index weekday * 24 + hour, Monday first. */
+  hours: number[];
   totals: { logins: number; visits: number; newGuests: number; returningGuests: number; usageBytes: number };
 }
 
@@ -47,7 +50,13 @@ export async function overview(
     });
     return out;
   };
-  const [logins, [visits], [newGuests], [usageBytes]] = await Promise.all([read("logins"), read("visits"), read("new_guests"), read("usage")]);
+  const [logins, [visits], [newGuests], [usageBytes], hours] = await Promise.all([
+    read("logins"),
+    read("visits"),
+    read("new_guests"),
+    read("usage"),
+    hourOfWeekCounts(ctx, locations, fromDay, toDay),
+  ]);
   const returningGuests = visits.map((v, d) => Math.max(0, v - newGuests[d]));
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   return {
@@ -57,6 +66,7 @@ export async function overview(
     newGuests,
     returningGuests,
     usageBytes,
+    hours,
     totals: {
       logins: logins.reduce((a, s) => a + sum(s), 0),
       visits: sum(visits),
