@@ -15,6 +15,7 @@ import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
 import { issueCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
+import type { ControllerGrants } from "./controller-grants.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
 import { portalErrors } from "./portal-errors.js";
@@ -65,8 +66,16 @@ function anonymousIdentity(state: PageState): string {
   return state.mac ? `mac:${state.mac}` : `session:${state.sid}`;
 }
 
-export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ctx: LoginContext, input: LoginInput): Promise<Handoff> {
+export async function completeLogin(
+  app: RadiusCtx & { readonly controllers: ControllerGrants },
+  config: Readonly<Config>,
+  ctx: LoginContext,
+  input: LoginInput,
+): Promise<Handoff> {
   const { state, location, campaign, payload } = ctx;
+  // Controller families: the guest is let in before the login is recorded, so that a guest who
+  // retries after a controller failure is not counted twice.
+  if (state.gw?.kind === "unifi" || state.gw?.kind === "omada") await app.controllers.grant(app, location, state.mac, state.gw);
   const { guestId } = await recordLogin(app.db, {
     accountId: location.account_id,
     locationId: location.id,
