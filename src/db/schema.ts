@@ -260,6 +260,15 @@ export interface LocationControllersTable {
   controller_id: number;
 }
 
+export interface PortalGrantsTable {
+  id: Generated<number>;
+  location_id: number;
+  client_ip: string;
+  client_mac: string;
+  granted_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -283,4 +292,5 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   controllers: ControllersTable;
   location_controllers: LocationControllersTable;
+  portal_grants: PortalGrantsTable;
 }

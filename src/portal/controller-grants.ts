@@ -54,8 +54,11 @@ export class ControllerGrants {
     return fresh;
   }
 
-  /** Lets `clientMac` in at `location` through its controller; throws the portal's retry page when that fails. */
-  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState): Promise<void> {
+  /**
+   * Lets `clientMac` in at `location` through its controller and answers for how many seconds;
+   * throws the portal's retry page when that fails.
+   */
+  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState): Promise<number> {
     const key = await secretBoxKey(ctx.db, this.config.secretBoxKey);
     const [access, options] = await Promise.all([controllerOfLocation(ctx, key, location.id), loadOptions(ctx, location.id)]);
     const where = { location_id: location.id, controller_id: access?.id, family: gw.kind };
@@ -88,5 +91,6 @@ export class ControllerGrants {
       throw portalErrors.controllerFailed();
     }
     this.log.info({ ...where, seconds }, "portal: guest let in by the controller");
+    return seconds;
   }
 }

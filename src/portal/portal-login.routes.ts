@@ -31,6 +31,7 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
         identity: form.identity,
         profile: form.profile,
         userAgent: userAgentOf(request),
+        clientIp: request.ip,
       });
       return sendHandoff(reply, deps, ctx.payload, handoff);
     }));

@@ -13,6 +13,7 @@ import { type GuestProfileInput, recordLogin } from "../modules/guests/guest-act
 import { loginTypeOfMethod } from "../modules/guests/login-types.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
+import { recordGrant } from "../modules/sessions/captive-status.service.js";
 import { issueCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import type { ControllerGrants } from "./controller-grants.js";
@@ -59,6 +60,8 @@ export interface LoginInput {
   identity: string;
   profile: GuestProfileInput;
   userAgent: string;
+  /** The guest's address as the portal sees it: the RFC 8908 API recognises the device by it. */
+  clientIp?: string;
 }
 
 /** Anonymous logins (click-through, a form without e-mail or phone) are one guest per device. */
@@ -75,7 +78,8 @@ export async function completeLogin(
   const { state, location, campaign, payload } = ctx;
   // Controller families: the guest is let in before the login is recorded, so that a guest who
   // retries after a controller failure is not counted twice.
-  if (state.gw?.kind === "unifi" || state.gw?.kind === "omada") await app.controllers.grant(app, location, state.mac, state.gw);
+  const granted =
+    state.gw?.kind === "unifi" || state.gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, state.gw) : undefined;
   const { guestId } = await recordLogin(app.db, {
     accountId: location.account_id,
     locationId: location.id,
@@ -100,9 +104,13 @@ export async function completeLogin(
     });
     return { kind: "redirect", url: coovaLogonUrl(gw, credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
   }
+  const remember = (seconds: number) =>
+    input.clientIp ? recordGrant(app, { locationId: location.id, clientIp: input.clientIp, clientMac: state.mac, seconds }) : undefined;
+  if (granted !== undefined) await remember(granted);
   if (gw?.kind === "meraki") {
     const options = await loadOptions(app, location.id);
     const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
+    await remember(duration);
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
   }
   return redirectUrl ? { kind: "redirect", url: redirectUrl } : { kind: "connected", continueUrl: "" };

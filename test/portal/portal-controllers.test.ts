@@ -82,6 +82,9 @@ for (const dialect of DIALECTS) {
       const [row] = await countLogins(t, w.locationId);
       assert.equal(row.login_type, "FWuser");
       assert.equal(row.client_mac, guest);
+      const captive = (await t.app.inject({ method: "GET", url: `${w.path}/captive-portal-api`, remoteAddress: "127.0.0.1" })).json();
+      assert.equal(captive.captive, false, "the RFC 8908 API knows the device is in");
+      assert.ok(captive["seconds-remaining"] > 5390, JSON.stringify(captive));
     });
 
     it("UniFi: the session is reused, and renewed once when the controller forgot it (401)", async () => {
