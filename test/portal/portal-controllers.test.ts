@@ -144,7 +144,7 @@ for (const dialect of DIALECTS) {
       });
       const login = omada.calls.find((c) => c.path === "/c0ffee1234abcd/api/v2/hotspot/login");
       assert.deepEqual(login?.body, { name: USER.username, password: USER.password });
-      const gw = await controllerWorld(t, "tplink-eap225", { type: "omada", url: omada.url, ...USER, tls_fingerprint: cert.fingerprint });
+      const gw = await controllerWorld(t, "tplink-er605", { type: "omada", url: omada.url, ...USER, tls_fingerprint: cert.fingerprint });
       const guest2 = randomMac();
       const viaGateway = await clickThrough(new PortalClient(t.app), omadaUrl(gw.path, { client: guest2, gateway: gw.apMac, vid: "20" }));
       assert.equal(viaGateway.res.statusCode, 200, viaGateway.res.body);
