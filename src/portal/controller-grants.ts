@@ -63,7 +63,9 @@ export class ControllerGrants {
     const [access, options] = await Promise.all([controllerOfLocation(ctx, key, location.id), loadOptions(ctx, location.id)]);
     const where = { location_id: location.id, controller_id: access?.id, family: gw.kind };
     if (!access || access.type !== gw.kind) {
-      this.log.warn(where, access ? "portal: the location's controller is not of the guest's gateway family" : "portal: the location has no controller to let the guest in");
+      this.log.warn(where, access
+          ? "portal: the location's controller is not of the guest's gateway family"
+          : "portal: the location has no controller, or its credentials cannot be opened (was SECRET_BOX_KEY changed?)");
       throw portalErrors.controllerMissing();
     }
     const seconds = options.session_time_limit > 0 ? options.session_time_limit : CONTROLLER_DEFAULT_GRANT_SECONDS;

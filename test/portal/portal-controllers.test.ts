@@ -228,5 +228,31 @@ for (const dialect of DIALECTS) {
       assert.equal(res.statusCode, 502);
       assert.match(res.body, /not fully set up/);
     });
+
+    it("answers hostile values in every UniFi and Omada parameter with the portal's page, never a 500, and calls no controller", async () => {
+      const u = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: classic.url, ...USER, tls_fingerprint: cert.fingerprint });
+      const o = await controllerWorld(t, "tplink-eap225", { type: "omada", url: omada.url, ...USER, tls_fingerprint: cert.fingerprint });
+      const hostile = ["", " ", "x".repeat(5000), "\u0000", "%00", "<script>alert(1)</script>", "' OR 1=1 --", "../../etc/passwd", "aa:bb:cc:dd:ee:ff:00", "😀", "-1", "99999999999999999999", "http://evil.example/"];
+      const client = new PortalClient(t.app);
+      const calls = classic.calls.length + omada.calls.length;
+      const unifiBase = { ap: u.apMac, id: randomMac(), t: "1700000000", url: "http://example.org/", ssid: "Cafe" };
+      const omadaBase = { clientMac: randomMac(), apMac: o.apMac, ssidName: "Cafe", radioId: "1", site: "abc", t: "1", redirectUrl: "http://example.org/" };
+      for (const value of hostile) {
+        for (const key of Object.keys(unifiBase)) {
+          const q = new URLSearchParams({ ...unifiBase, [key]: value });
+          const res = await client.get(`/guest/s/default/?${q.toString()}`);
+          assert.ok(res.statusCode < 500, `unifi ${key}=${value.slice(0, 20)}: ${res.statusCode}`);
+        }
+        const site = await client.get(`/guest/s/${encodeURIComponent(value || "x")}/?${new URLSearchParams(unifiBase).toString()}`);
+        assert.ok(site.statusCode < 500, `unifi site ${value.slice(0, 20)}: ${site.statusCode}`);
+        for (const key of [...Object.keys(omadaBase), "gatewayMac", "vid"]) {
+          const q = new URLSearchParams({ ...omadaBase, [key]: value });
+          const res = await client.get(`${o.path}?${q.toString()}`);
+          assert.ok(res.statusCode < 500, `omada ${key}=${value.slice(0, 20)}: ${res.statusCode}`);
+          assert.doesNotMatch(res.body, /<script>alert/);
+        }
+      }
+      assert.equal(classic.calls.length + omada.calls.length, calls, "a page view never calls a controller");
+    });
   });
 }
