@@ -148,5 +148,28 @@ for (const dialect of DIALECTS) {
       assert.equal(roList.statusCode, 200);
       assert.ok(roList.body.data.some((c: { id: number }) => c.id === id));
     });
+
+    it("assign and delete at once: never a location left on a deleted controller; a double delete deletes once", async () => {
+      const RACES = 100;
+      let stranded = 0;
+      let deletedTwice = 0;
+      for (let i = 0; i < RACES; i++) {
+        const id = (await t.call("POST", "create-or-update-controller", UNIFI)).body.controller_id;
+        const loc = await makeLocation(t);
+        const [assign, del] = await Promise.all([
+          t.call("POST", "location-assign-controller", { location_id: loc, controller_id: id }),
+          t.call("POST", "delete-controller", { controller_id: id }),
+        ]);
+        assert.ok([200, 400].includes(assign.statusCode), JSON.stringify(assign.body));
+        assert.equal(del.statusCode, 200, JSON.stringify(del.body));
+        if (await t.db.selectFrom("location_controllers").selectAll().where("location_id", "=", loc).executeTakeFirst()) stranded++;
+        const other = (await t.call("POST", "create-or-update-controller", UNIFI)).body.controller_id;
+        const both = await Promise.all([t.call("POST", "delete-controller", { controller_id: other }), t.call("POST", "delete-controller", { controller_id: other })]);
+        for (const r of both) assert.ok([200, 400].includes(r.statusCode), JSON.stringify(r.body));
+        if (both.every((r) => r.statusCode === 200)) deletedTwice++;
+      }
+      assert.equal(stranded, 0, `${stranded} of ${RACES} locations kept a deleted controller`);
+      assert.equal(deletedTwice, 0);
+    });
   });
 }
