@@ -45,8 +45,11 @@ export const portalErrors = {
     ),
   providerFailed: (provider: string) =>
     e(502, `We could not complete the login with ${provider[0].toUpperCase()}${provider.slice(1)}. Please try again or choose another method.`),
+  /** Marked `retry`: a form login answers it with the login page again, the sentence as its notice. */
   controllerFailed: () =>
-    e(502, "We could not let you onto the WiFi just now: the network did not answer in time. Please go back and try again in a moment."),
+    Object.assign(e(502, "We could not let you onto the WiFi just now: the network did not answer in time. Please try again in a moment."), {
+      retry: true as const,
+    }),
   controllerMissing: () =>
     e(502, "This WiFi cannot let guests in yet: it is not fully set up. Please ask a member of staff."),
   smsFailed: () => e(502, "We could not send the text message. Please check the number or choose another login method."),
@@ -59,6 +62,11 @@ export const portalErrors = {
       retryHeader(retryAfter),
     ),
 };
+
+/** Whether `err` is a failure the guest can simply retry from the same page (a controller that did not answer). */
+export function retryableOnPage(err: unknown): err is AppError & { retry: true } {
+  return err instanceof AppError && (err as { retry?: boolean }).retry === true;
+}
 
 /** Whether the app's error handler should answer this request with the portal's HTML page. */
 export function wantsPortalHtml(request: FastifyRequest): boolean {

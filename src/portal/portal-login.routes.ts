@@ -1,6 +1,7 @@
 /** The form logins: custom form, e-mail, click-through. Thin: parse, call the login service, hand off. */
 import type { FastifyInstance } from "fastify";
 import { type FormResult, parseClickThrough, parseCustomForm, parseEmailForm } from "./portal-forms.js";
+import { retryableOnPage } from "./portal-errors.js";
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
@@ -32,7 +33,15 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
         profile: form.profile,
         userAgent: userAgentOf(request),
         clientIp: request.ip,
+      }).catch((err: unknown) => {
+        // The controller did not let the guest in: the same form again, to retry in one tap.
+        if (!retryableOnPage(err)) throw err;
+        return err;
       });
+      if (retryableOnPage(handoff)) {
+        reply.code(handoff.statusCode);
+        return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, { notice: handoff.messages.portal?.[0], values: form.values });
+      }
       return sendHandoff(reply, deps, ctx.payload, handoff);
     }));
   }

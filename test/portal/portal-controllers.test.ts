@@ -174,6 +174,7 @@ for (const dialect of DIALECTS) {
         const { res } = await clickThrough(new PortalClient(t.app), unifiUrl("", { ap: w.apMac, client: randomMac() }));
         assert.equal(res.statusCode, 502, `${what}: ${res.body}`);
         assert.match(res.body, controller ? /try again in a moment/ : /not fully set up/, what);
+        if (controller) assert.match(res.body, /action="\/portal\/login\/clickthrough"/, `${what}: the form again, to retry`);
         assert.ok(Date.now() - started < 5000, `${what}: answered within the timeout`);
         assert.equal((await countLogins(t, w.locationId)).length, 0, `${what}: nothing recorded`);
         if (what === "wrong certificate" || what === "unpinned self-signed") {
