@@ -17,6 +17,7 @@ import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js
 import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
 import * as controllers from "./migrations/2026-12-11T0000-controllers.js";
 import * as portalGrants from "./migrations/2026-12-11T0100-portal-grants.js";
+import * as consoleSessions from "./migrations/2026-12-14T0000-console.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -28,6 +29,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-10T0000-rate-limit-hits", rateLimitHits],
   ["2026-12-11T0000-controllers", controllers],
   ["2026-12-11T0100-portal-grants", portalGrants],
+  ["2026-12-14T0000-console", consoleSessions],
 ];
 
 const TABLE = "kysely_migration";

@@ -269,6 +269,23 @@ export interface PortalGrantsTable {
   expires_at: string;
 }
 
+export interface ConsoleSessionsTable {
+  /** SHA-256 (hex) of the session cookie's token. */
+  id: string;
+  account_id: number;
+  sub_user_id: number | null;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface DailyNewGuestsTable {
+  location_id: number;
+  day: string;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -293,4 +310,6 @@ export interface Database {
   controllers: ControllersTable;
   location_controllers: LocationControllersTable;
   portal_grants: PortalGrantsTable;
+  console_sessions: ConsoleSessionsTable;
+  daily_new_guests: DailyNewGuestsTable;
 }

@@ -9,6 +9,7 @@ import { type AccountRepository, createAccountRepository } from "./accounts/acco
 import { type AnalyticsRepository, createAnalyticsRepository } from "./analytics/analytics.repository.js";
 import { type CampaignRepository, createCampaignRepository } from "./campaigns/campaigns.repository.js";
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
+import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
 import { type DeviceRepository, createDeviceRepository } from "./devices/devices.repository.js";
 import { type GuestRepository, createGuestRepository } from "./guests/guests.repository.js";
 import { type LocationRepository, createLocationRepository } from "./locations/locations.repository.js";
@@ -20,6 +21,7 @@ export interface Repositories {
   analytics: AnalyticsRepository;
   campaigns: CampaignRepository;
   controllers: ControllerRepository;
+  console: ConsoleRepository;
   devices: DeviceRepository;
   guests: GuestRepository;
   locations: LocationRepository;
@@ -33,6 +35,7 @@ export function createRepositories(): Repositories {
     analytics: createAnalyticsRepository(),
     campaigns: createCampaignRepository(),
     controllers: createControllerRepository(),
+    console: createConsoleRepository(),
     devices: createDeviceRepository(),
     guests: createGuestRepository(),
     locations: createLocationRepository(),

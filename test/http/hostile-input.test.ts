@@ -105,6 +105,7 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/get-device": () => ({ device_ids: device }),
     "/api/device-list": () => ({}),
     "/api/device-models": () => ({}),
+    "/api/rotate-device-secret": () => ({ device_id: device }),
     "/api/get-social-logins": () => ({ location_id: location, ...range }),
     "/api/get-visits": () => ({ location_id: location, ...range }),
     "/api/session-list": () => ({ location_ids: location, limit: "10" }),

@@ -9,7 +9,7 @@ export interface DeviceModel {
   id: string;
   vendor: string;
   name: string;
-  /** Its gateway family (device-families.ts): how it hands guests over and which RADIUS attributes it reads. Not served by the API. */
+  /** Its gateway family (device-families.ts): how it hands guests over and which RADIUS attributes it reads. Not served by the API (the console reads it from its own route). */
   family: FamilyId;
 }
 

@@ -110,11 +110,19 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
       .returning("id")
       .executeTakeFirstOrThrow();
 
-    await trx
+    const firstHere = await trx
       .insertInto("guest_locations")
       .values({ guest_id: guest.id, location_id: input.locationId, campaign_id: input.campaignId, first_login_at: now })
       .onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(firstHere.numInsertedOrUpdatedRows ?? 0) > 0) {
+      // A new guest of this location: counted on the day of the first login, for "new against returning".
+      await trx
+        .insertInto("daily_new_guests")
+        .values({ location_id: input.locationId, day, count: 1 })
+        .onConflict((oc) => oc.columns(["location_id", "day"]).doUpdateSet({ count: increment("daily_new_guests.count") }))
+        .execute();
+    }
 
     if (input.clientMac) {
       await trx
