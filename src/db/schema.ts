@@ -250,6 +250,38 @@ export interface RateLimitHitsTable {
   hits: number;
 }
 
+export interface ControllersTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** unifi or omada */
+  type: string;
+  url: string;
+  site: string;
+  /** password or api_key */
+  auth: string;
+  /** The username and password, or the API key, sealed (src/db/secret-box.ts). */
+  credentials: string;
+  /** SHA-256 of the controller's certificate, 64 upper-case hex digits, or "" (the usual CA checks). */
+  tls_fingerprint: Generated<string>;
+  date_created: string;
+  last_modified: string;
+}
+
+export interface LocationControllersTable {
+  location_id: number;
+  controller_id: number;
+}
+
+export interface PortalGrantsTable {
+  id: Generated<number>;
+  location_id: number;
+  client_ip: string;
+  client_mac: string;
+  granted_at: string;
+  expires_at: string;
+}
+
 export interface ConsoleSessionsTable {
   /** SHA-256 (hex) of the session cookie's token. */
   id: string;
@@ -291,6 +323,9 @@ export interface Database {
   sms_codes: SmsCodesTable;
   service_secrets: ServiceSecretsTable;
   rate_limit_hits: RateLimitHitsTable;
+  controllers: ControllersTable;
+  location_controllers: LocationControllersTable;
+  portal_grants: PortalGrantsTable;
   console_sessions: ConsoleSessionsTable;
   daily_new_guests: DailyNewGuestsTable;
 }

@@ -21,7 +21,28 @@ export interface MerakiState {
   cont: string;
 }
 
-export type GatewayState = CoovaState | MerakiState;
+export interface UnifiState {
+  kind: "unifi";
+  /** The site of the redirect's path (the controller's own site is what the grant names). */
+  site: string;
+  /** The AP's MAC, canonical: the grant's ap_mac. */
+  ap: string;
+}
+
+export interface OmadaState {
+  kind: "omada";
+  /** Omada's site id as the EAP or gateway sent it (checked: letters, digits, - and _). */
+  site: string;
+  /** Whether an EAP (apMac, ssidName, radioId) or a gateway (gatewayMac, vid) sent the guest. */
+  via: "ap" | "gateway";
+  /** The EAP's or gateway's MAC, canonical. */
+  ap: string;
+  ssid: string;
+  radio: number;
+  vid: number;
+}
+
+export type GatewayState = CoovaState | MerakiState | UnifiState | OmadaState;
 
 /** A gateway redirect, parsed; the AP still has to be found among registered devices. */
 export interface GatewayArrival {

@@ -7,6 +7,7 @@ import { BlockList, isIP } from "node:net";
 import { parseCoova } from "./coova.js";
 import type { GatewayArrival, GatewayParse } from "./gateway-types.js";
 import { parseMeraki } from "./meraki.js";
+import { parseOmada } from "./omada.js";
 
 export type { GatewayArrival, GatewayParse, GatewayState } from "./gateway-types.js";
 
@@ -22,6 +23,7 @@ export function parseGateway(input: GatewayParseInput): GatewayParse {
   const q = input.query;
   if (q.uamip !== undefined || q.challenge !== undefined) return parseCoova(q, input.rawUrls, input.coovaUamSecret);
   if (q.base_grant_url !== undefined) return parseMeraki(q);
+  if (q.clientMac !== undefined) return parseOmada(q);
   return { kind: "none" };
 }
 
@@ -58,5 +60,7 @@ export function targetAllowed(arrival: GatewayArrival, apAddress: string): boole
   const known = apAddress.trim().toLowerCase();
   if (known !== "" && host === known) return true;
   if (arrival.state.kind === "coova") return isLocalAddress(host);
+  // Controller families: the grant goes to the location's own controller, nothing to the query's hosts.
+  if (arrival.state.kind === "unifi" || arrival.state.kind === "omada") return true;
   return arrival.state.grant.startsWith("https://") && (host === "network-auth.com" || host.endsWith(".network-auth.com"));
 }
