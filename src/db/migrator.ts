@@ -15,6 +15,7 @@ import * as ownerPasswordsAndGuestExport from "./migrations/2026-12-05T0000-owne
 import * as liveSessions from "./migrations/2026-12-08T0000-live-sessions.js";
 import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js";
 import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
+import * as openNdsGrants from "./migrations/2026-12-12T0000-opennds-grants.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -24,6 +25,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-08T0000-live-sessions", liveSessions],
   ["2026-12-09T0000-service-secrets", serviceSecrets],
   ["2026-12-10T0000-rate-limit-hits", rateLimitHits],
+  ["2026-12-12T0000-opennds-grants", openNdsGrants],
 ];
 
 const TABLE = "kysely_migration";

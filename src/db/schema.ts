@@ -237,6 +237,17 @@ export interface RateLimitHitsTable {
   hits: number;
 }
 
+export interface OpenNdsGrantsTable {
+  id: Generated<number>;
+  location_id: number;
+  device_id: number;
+  gateway_hash: string;
+  rhid: string;
+  entry: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -258,4 +269,5 @@ export interface Database {
   sms_codes: SmsCodesTable;
   service_secrets: ServiceSecretsTable;
   rate_limit_hits: RateLimitHitsTable;
+  opennds_grants: OpenNdsGrantsTable;
 }

@@ -17,6 +17,7 @@ import { issueCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
+import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
 
@@ -95,6 +96,10 @@ export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ct
     const options = await loadOptions(app, location.id);
     const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
+  }
+  if (gw?.kind === "opennds") {
+    const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });
+    return "url" in out ? { kind: "redirect", url: out.url } : { kind: "connected", continueUrl: redirectUrl || gw.originurl };
   }
   return redirectUrl ? { kind: "redirect", url: redirectUrl } : { kind: "connected", continueUrl: "" };
 }

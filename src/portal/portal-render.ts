@@ -30,6 +30,7 @@ function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw:
   const out: string[] = [];
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
   if (gw?.kind === "meraki") out.push(gw.grant);
+  if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`);
   if (isHttpUrl(payload.redirect_url)) out.push(payload.redirect_url);
   for (const p of SOCIAL_PROVIDERS) {
     const cfg = config.oauth[p];

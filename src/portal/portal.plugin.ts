@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { Metrics } from "../metrics.js";
 import { type PortalCtx, createPortalDeps } from "./portal-deps.js";
 import { loginRoutes } from "./portal-login.routes.js";
+import { openNdsRoutes } from "./opennds/opennds.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
@@ -19,4 +20,5 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   loginRoutes(app, deps);
   smsRoutes(app, deps);
   oauthRoutes(app, deps);
+  openNdsRoutes(app, deps);
 }

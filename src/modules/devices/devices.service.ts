@@ -94,3 +94,8 @@ export async function noteDeviceHeard(ctx: Ctx, device: DeviceRow, now = Date.no
   const heard = device.last_heard_at ? fromDbDatetime(device.last_heard_at).getTime() : 0;
   if (now - heard >= HEARD_REFRESH_MS) await ctx.repos.devices.markHeard(ctx.db, device.id, nowDatetime());
 }
+
+/** The devices assigned to a location, secrets included (the portal tries the openNDS routers' faskeys). */
+export async function findDevicesAtLocation(ctx: Ctx, locationId: number): Promise<DeviceRow[]> {
+  return ctx.repos.devices.listByLocation(ctx.db, locationId);
+}

@@ -21,7 +21,25 @@ export interface MerakiState {
   cont: string;
 }
 
-export type GatewayState = CoovaState | MerakiState;
+/** openNDS FAS (opennds.ts): what the hand-off needs; the faskey is the device's secret, looked up at login. */
+export interface OpenNdsState {
+  kind: "opennds";
+  /** faslevel: 1 (base64), 2 (AES, the browser is sent to authdir), 3 (AES, authmon collects the grant). */
+  level: 1 | 2 | 3;
+  /** gatewayaddress: the router's LAN address and port (`192.168.8.1:2050`). */
+  address: string;
+  authdir: string;
+  /** The client's hash id (hid), from which the token is made. */
+  hid: string;
+  /** sha256 of the gateway name: authmon's `gatewayhash`. */
+  gwhash: string;
+  /** gatewaymac, canonical: the device whose secret is the faskey. */
+  mac: string;
+  /** originurl: where the guest was going. */
+  originurl: string;
+}
+
+export type GatewayState = CoovaState | MerakiState | OpenNdsState;
 
 /** A gateway redirect, parsed; the AP still has to be found among registered devices. */
 export interface GatewayArrival {

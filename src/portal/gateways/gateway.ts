@@ -48,6 +48,9 @@ export function isLocalAddress(ip: string): boolean {
   return false;
 }
 
+/** Families whose hand-off goes to the gateway's own LAN address (opennds.ts, mikrotik.ts, ...). */
+const LAN_TARGET_KINDS: ReadonlySet<string> = new Set(["opennds"]);
+
 /**
  * Whether the hand-off target is one this AP vouches for. Coova: the gateway's own LAN address
  * (private or loopback) or the AP's registered address. Meraki: Meraki's cloud
@@ -58,5 +61,7 @@ export function targetAllowed(arrival: GatewayArrival, apAddress: string): boole
   const known = apAddress.trim().toLowerCase();
   if (known !== "" && host === known) return true;
   if (arrival.state.kind === "coova") return isLocalAddress(host);
+  if (LAN_TARGET_KINDS.has(arrival.state.kind)) return isLocalAddress(host);
+  if (arrival.state.kind !== "meraki") return false;
   return arrival.state.grant.startsWith("https://") && (host === "network-auth.com" || host.endsWith(".network-auth.com"));
 }
