@@ -6,6 +6,7 @@ import type { Ctx } from "./context.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
+import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 
@@ -17,4 +18,5 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   guestRoutes(api);
   analyticsRoutes(api);
   sessionRoutes(api);
+  mikrotikLoginRoutes(api);
 }

@@ -17,6 +17,7 @@ import { issueCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
+import { mikrotikLoginFields } from "./gateways/mikrotik.js";
 import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
@@ -51,7 +52,11 @@ export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state
 }
 
 /** Where the guest goes after the login. */
-export type Handoff = { kind: "redirect"; url: string } | { kind: "connected"; continueUrl: string };
+export type Handoff =
+  | { kind: "redirect"; url: string }
+  | { kind: "connected"; continueUrl: string }
+  /** The browser posts these fields to the gateway's login URL (a page with a self-submitting form). */
+  | { kind: "post"; url: string; fields: [string, string][] };
 
 export interface LoginInput {
   method: LoginMethod;
@@ -82,20 +87,26 @@ export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ct
   });
   const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   const gw = state.gw;
-  if (gw?.kind === "coova") {
-    const credential = await issueCredential(app, {
+  // A one-time credential for gateways that ask our RADIUS server (docs/radius.md).
+  const credential = () =>
+    issueCredential(app, {
       guestId,
       locationId: location.id,
       deviceId: state.dev,
       clientMac: state.mac,
       ttlSeconds: config.radius.credentialTtlSeconds,
     });
-    return { kind: "redirect", url: coovaLogonUrl(gw, credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
+  if (gw?.kind === "coova") {
+    const issued = await credential();
+    return { kind: "redirect", url: coovaLogonUrl(gw, issued, config.coovaUamSecret, redirectUrl || gw.userurl) };
   }
   if (gw?.kind === "meraki") {
     const options = await loadOptions(app, location.id);
     const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
+  }
+  if (gw?.kind === "mikrotik") {
+    return { kind: "post", url: gw.login, fields: mikrotikLoginFields(gw, await credential(), redirectUrl || gw.orig) };
   }
   if (gw?.kind === "opennds") {
     const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });

@@ -9,6 +9,7 @@ import { maskPhone } from "./portal-forms.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { type Handoff, methodAvailable } from "./portal-login.service.js";
 import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
+import { handoffPage } from "./views/handoff-page.view.js";
 import { connectedPage, smsCodePage } from "./views/message-page.view.js";
 import { campaignTheme } from "./views/theme.js";
 
@@ -30,6 +31,7 @@ function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw:
   const out: string[] = [];
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
   if (gw?.kind === "meraki") out.push(gw.grant);
+  if (gw?.kind === "mikrotik") out.push(gw.login);
   if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`);
   if (isHttpUrl(payload.redirect_url)) out.push(payload.redirect_url);
   for (const p of SOCIAL_PROVIDERS) {
@@ -99,6 +101,12 @@ export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: 
 /** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
 export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, handoff: Handoff): FastifyReply | string {
   if (handoff.kind === "connected") return renderConnected(reply, deps, payload, "You are online");
+  if (handoff.kind === "post") {
+    const nonce = newNonce();
+    setPortalHeaders(reply, nonce, [handoff.url], true);
+    reply.type("text/html; charset=utf-8");
+    return handoffPage({ texts: pageTexts(deps, payload), nonce, url: handoff.url, fields: handoff.fields });
+  }
   setPortalHeaders(reply, newNonce(), []);
   return reply.redirect(handoff.url, 303);
 }

@@ -39,7 +39,19 @@ export interface OpenNdsState {
   originurl: string;
 }
 
-export type GatewayState = CoovaState | MerakiState | OpenNdsState;
+/** MikroTik HotSpot (mikrotik.ts). */
+export interface MikrotikState {
+  kind: "mikrotik";
+  /** link-login-only: the router's login URL, vetted (targetAllowed). */
+  login: string;
+  /** link-orig: where the guest was going. */
+  orig: string;
+  /** CHAP id (one byte) and challenge, hex; both "" when the router offers no CHAP (PAP). */
+  chapId: string;
+  challenge: string;
+}
+
+export type GatewayState = CoovaState | MerakiState | OpenNdsState | MikrotikState;
 
 /** A gateway redirect, parsed; the AP still has to be found among registered devices. */
 export interface GatewayArrival {

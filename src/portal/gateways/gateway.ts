@@ -7,6 +7,7 @@ import { BlockList, isIP } from "node:net";
 import { parseCoova } from "./coova.js";
 import type { GatewayArrival, GatewayParse } from "./gateway-types.js";
 import { parseMeraki } from "./meraki.js";
+import { parseMikrotik } from "./mikrotik.js";
 
 export type { GatewayArrival, GatewayParse, GatewayState } from "./gateway-types.js";
 
@@ -22,6 +23,7 @@ export function parseGateway(input: GatewayParseInput): GatewayParse {
   const q = input.query;
   if (q.uamip !== undefined || q.challenge !== undefined) return parseCoova(q, input.rawUrls, input.coovaUamSecret);
   if (q.base_grant_url !== undefined) return parseMeraki(q);
+  if (q["link-login-only"] !== undefined) return parseMikrotik(q);
   return { kind: "none" };
 }
 
@@ -49,7 +51,7 @@ export function isLocalAddress(ip: string): boolean {
 }
 
 /** Families whose hand-off goes to the gateway's own LAN address (opennds.ts, mikrotik.ts, ...). */
-const LAN_TARGET_KINDS: ReadonlySet<string> = new Set(["opennds"]);
+const LAN_TARGET_KINDS: ReadonlySet<string> = new Set(["opennds", "mikrotik"]);
 
 /**
  * Whether the hand-off target is one this AP vouches for. Coova: the gateway's own LAN address

@@ -1,0 +1,81 @@
+/**
+ * A gateway that posts the guest's credentials to itself and then asks RADIUS (MikroTik HotSpot,
+ * Aruba, RUCKUS, Cambium, Meraki's cloud for its sign-on splash), as a stand-in on loopback: it
+ * sends a Chromium guest to the portal the way its vendor does, receives the login form the portal
+ * has the browser post, sends the Access-Request with radclient as the vendor would (its NAS
+ * attributes, PAP or CHAP), and shows the guest whether the RADIUS server let them in.
+ */
+import { type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type RadclientResult, radclient } from "../radius/radclient.js";
+
+export interface GatewayClient {
+  mac: string;
+  ip: string;
+}
+
+export interface LoginAttempt {
+  path: string;
+  form: URLSearchParams;
+  query: URLSearchParams;
+  radius: RadclientResult;
+}
+
+export interface GatewayFamilySpec {
+  /** What GET /start answers for the client: a redirect to the portal, or a page of the gateway's own. */
+  start(client: GatewayClient, self: string): { redirect: string } | { html: string };
+  /** The path the browser posts the credentials to. */
+  loginPath: string;
+  /** The radclient lines of the Access-Request this vendor sends for the posted form. */
+  accessRequest(form: URLSearchParams, client: GatewayClient): string[];
+}
+
+export interface RadiusGateway {
+  url: string;
+  port: number;
+  /** Where a guest's browser starts (the gateway intercepts it). */
+  startUrl(client: GatewayClient): string;
+  logins: LoginAttempt[];
+  close(): Promise<void>;
+}
+
+export async function startRadiusGateway(spec: GatewayFamilySpec, radius: { port: number; secret: string }): Promise<RadiusGateway> {
+  const logins: LoginAttempt[] = [];
+  let current: GatewayClient | undefined;
+  let self = "";
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const u = new URL(req.url ?? "/", "http://gateway");
+      const page = (status: number, body: string) => res.writeHead(status, { "content-type": "text/html; charset=utf-8", connection: "close" }).end(body);
+      if (req.method === "GET" && u.pathname === "/start" && current) {
+        const out = spec.start(current, self);
+        if ("redirect" in out) res.writeHead(302, { location: out.redirect, connection: "close" }).end();
+        else page(200, out.html);
+        return;
+      }
+      if (req.method === "POST" && u.pathname === spec.loginPath && current) {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+        const result = await radclient(radius.port, "auth", radius.secret, [...spec.accessRequest(form, current), "Message-Authenticator = 0x00"], 3);
+        logins.push({ path: u.pathname, form, query: u.searchParams, radius: result });
+        page(200, `<!doctype html><title>Gateway</title><h1>${result.code === "Access-Accept" ? "Logged in" : "Login failed"}</h1>`);
+        return;
+      }
+      page(404, "<!doctype html><title>404</title><h1>Not here</h1>");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  self = `http://127.0.0.1:${port}`;
+  return {
+    url: self,
+    port,
+    logins,
+    startUrl(client) {
+      current = client;
+      return `${self}/start`;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
