@@ -17,7 +17,7 @@ import { issueCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
-import { mikrotikLoginFields } from "./gateways/mikrotik.js";
+import { isPostLogin, postLoginFields } from "./gateways/post-login.js";
 import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
@@ -105,9 +105,7 @@ export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ct
     const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
   }
-  if (gw?.kind === "mikrotik") {
-    return { kind: "post", url: gw.login, fields: mikrotikLoginFields(gw, await credential(), redirectUrl || gw.orig) };
-  }
+  if (isPostLogin(gw)) return { kind: "post", url: gw.login, fields: postLoginFields(gw, await credential(), redirectUrl) };
   if (gw?.kind === "opennds") {
     const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });
     return "url" in out ? { kind: "redirect", url: out.url } : { kind: "connected", continueUrl: redirectUrl || gw.originurl };

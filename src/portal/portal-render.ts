@@ -3,6 +3,7 @@ import type { FastifyReply } from "fastify";
 import { isHttpUrl } from "../http/validation.js";
 import type { CampaignPayload } from "../modules/campaigns/campaign-payload.js";
 import type { GatewayState } from "./gateways/gateway.js";
+import { isPostLogin } from "./gateways/post-login.js";
 import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { maskPhone } from "./portal-forms.js";
@@ -31,7 +32,7 @@ function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw:
   const out: string[] = [];
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
   if (gw?.kind === "meraki") out.push(gw.grant);
-  if (gw?.kind === "mikrotik") out.push(gw.login);
+  if (isPostLogin(gw)) out.push(gw.login);
   if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`);
   if (isHttpUrl(payload.redirect_url)) out.push(payload.redirect_url);
   for (const p of SOCIAL_PROVIDERS) {

@@ -5,7 +5,8 @@
  * has the browser post, sends the Access-Request with radclient as the vendor would (its NAS
  * attributes, PAP or CHAP), and shows the guest whether the RADIUS server let them in.
  */
-import { type Server, createServer } from "node:http";
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { type RadclientResult, radclient } from "../radius/radclient.js";
 
@@ -39,11 +40,22 @@ export interface RadiusGateway {
   close(): Promise<void>;
 }
 
-export async function startRadiusGateway(spec: GatewayFamilySpec, radius: { port: number; secret: string }): Promise<RadiusGateway> {
+/** Where the gateway listens: a loopback address and port (its vendor's fixed port), https with a self-signed certificate. */
+export interface GatewayListen {
+  host: string;
+  port: number;
+  tls?: { key: string; cert: string };
+}
+
+export async function startRadiusGateway(
+  spec: GatewayFamilySpec,
+  radius: { port: number; secret: string },
+  at: GatewayListen = { host: "127.0.0.1", port: 0 },
+): Promise<RadiusGateway> {
   const logins: LoginAttempt[] = [];
   let current: GatewayClient | undefined;
   let self = "";
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
@@ -64,10 +76,11 @@ export async function startRadiusGateway(spec: GatewayFamilySpec, radius: { port
       }
       page(404, "<!doctype html><title>404</title><h1>Not here</h1>");
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  };
+  const server: Server = at.tls ? createTlsServer(at.tls, handler) : createServer(handler);
+  await new Promise<void>((resolve) => server.listen(at.port, at.host, resolve));
   const port = (server.address() as AddressInfo).port;
-  self = `http://127.0.0.1:${port}`;
+  self = `${at.tls ? "https" : "http"}://${at.host}${(at.tls && port === 443) || (!at.tls && port === 80) ? "" : `:${port}`}`;
   return {
     url: self,
     port,

@@ -7,7 +7,11 @@
  * the family's attributes for the location's options; the same guest is then let in by MAC.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
@@ -16,7 +20,7 @@ import { launchChromium } from "../helpers/browser.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
 import { radclient } from "../radius/radclient.js";
-import { type World, makeWorld, randomMac } from "./portal-world.js";
+import { type World, makeWorld, randomMac, setApAddress } from "./portal-world.js";
 import { type GatewayClient, type GatewayFamilySpec, type RadiusGateway, startRadiusGateway } from "./radius-gateway-stand-in.js";
 
 async function freePort(): Promise<number> {
@@ -38,6 +42,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
   cambium: { ...COMMON, ...WISPR, "Cambium-Traffic-Quota-Limit-Total": CAP_LOW, "Cambium-Traffic-Quota-Limit-Total-Gigwords": "1" },
 };
 
+const dashed = (m: string) => m.replace(/:/g, "-").toUpperCase();
+const plain = (m: string) => m.replace(/:/g, "").toLowerCase();
 const octal = (b: Buffer) => [...b].map((x) => `\\${x.toString(8).padStart(3, "0")}`).join("");
 
 interface FamilyCase {
@@ -50,7 +56,179 @@ interface FamilyCase {
   nas(apMac: string, client: GatewayClient): string[];
   /** The User-Name (and password) of this vendor's MAC authentication. */
   macUser(client: string): string;
+  /** Where the gateway listens: its vendor's fixed port on a loopback address of its own, or any port on 127.0.0.1. */
+  listen?: { port: number; tls?: boolean };
+  /** The device's registered address (wan_ip), when the hand-off target is only allowed through it. */
+  wanIp?: string;
 }
+
+/** A throwaway certificate for the https gateways, made with the openssl command line. */
+function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), "gw-cert-"));
+  try {
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=securelogin.arubanetworks.com"], { stdio: "ignore" });
+    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A loopback address of the test's own, so that fixed vendor ports do not collide with other tests. */
+function loopback(): string {
+  const b = randomBytes(3);
+  return `127.${b[0]}.${b[1]}.${(b[2] % 250) + 2}`;
+}
+
+const portalUrl = (w: World, params: Record<string, string>) => `${w.url}?${new URLSearchParams(params).toString()}`;
+
+const merakiSignOn: FamilyCase = {
+  title: "Meraki sign-on splash",
+  model: "meraki-mr46",
+  dialect: "wispr",
+  // The stand-in plays Meraki's cloud on loopback, allowed as the AP's registered address.
+  wanIp: "127.0.0.1",
+  nas: (apMac, client) => [
+    `Called-Station-Id = "${dashed(apMac)}:Guest WiFi"`,
+    `Calling-Station-Id = "${dashed(client.mac)}"`,
+    'NAS-Identifier = "Meraki Cloud Controller"',
+    "NAS-Port-Type = Wireless-802.11",
+    "Service-Type = Login-User",
+    `Framed-IP-Address = ${client.ip}`,
+    'Meraki-Ap-Name = "Lobby MR46"',
+  ],
+  macUser: dashed,
+  async spec(w, apMac) {
+    return {
+      loginPath: "/splash/login",
+      start: (client, self) => ({
+        redirect: portalUrl(w, {
+          login_url: `${self}/splash/login?mauth=MMLdbpwzRuaC7kgxyz`,
+          continue_url: "http://example.org/",
+          ap_mac: apMac.toLowerCase(),
+          ap_name: "Lobby MR46",
+          ap_tags: " guest lobby ",
+          client_mac: client.mac.toLowerCase(),
+          client_ip: client.ip,
+        }),
+      }),
+      accessRequest: (form, client) => [`User-Name = "${form.get("username")}"`, `User-Password = "${form.get("password")}"`, ...merakiSignOn.nas(apMac, client)],
+    };
+  },
+};
+
+const aruba: FamilyCase = {
+  title: "Aruba controller",
+  model: "aruba-ap-505",
+  dialect: "wispr",
+  listen: { port: 443, tls: true },
+  nas: (apMac, client) => [
+    `Called-Station-Id = "${plain(apMac)}"`,
+    `Calling-Station-Id = "${plain(client.mac)}"`,
+    'NAS-Identifier = "mc-lobby"',
+    "NAS-Port-Type = Wireless-802.11",
+    "Service-Type = Login-User",
+    `Framed-IP-Address = ${client.ip}`,
+    'Aruba-Essid-Name = "Guest"',
+    'Aruba-Location-Id = "ap505-lobby"',
+  ],
+  macUser: plain,
+  async spec(w, apMac) {
+    return {
+      loginPath: "/cgi-bin/login",
+      start: (client, self) => ({
+        redirect: portalUrl(w, {
+          cmd: "login",
+          mac: client.mac.toLowerCase(),
+          ip: client.ip,
+          essid: "Guest",
+          apname: "ap505-lobby",
+          apgroup: "default",
+          apmac: apMac.toLowerCase(),
+          url: "http://example.org/",
+          switchip: new URL(self).hostname,
+        }),
+      }),
+      accessRequest: (form, client) => {
+        assert.equal(form.get("cmd"), "authenticate");
+        return [`User-Name = "${form.get("user")}"`, `User-Password = "${form.get("password")}"`, ...aruba.nas(apMac, client)];
+      },
+    };
+  },
+};
+
+const ruckus: FamilyCase = {
+  title: "RUCKUS ZoneDirector",
+  model: "ruckus-r550",
+  dialect: "wispr",
+  listen: { port: 9997 },
+  nas: (apMac, client) => [
+    `Called-Station-Id = "${dashed(apMac)}:Guest"`,
+    `Calling-Station-Id = "${dashed(client.mac)}"`,
+    'NAS-Identifier = "ZoneDirector"',
+    "NAS-Port-Type = Wireless-802.11",
+    `Framed-IP-Address = ${client.ip}`,
+    'Ruckus-SSID = "Guest"',
+  ],
+  macUser: plain,
+  async spec(w, apMac) {
+    return {
+      loginPath: "/login",
+      start: (client, self) => ({
+        redirect: portalUrl(w, {
+          sip: new URL(self).hostname,
+          mac: apMac.toLowerCase(),
+          client_mac: client.mac.toLowerCase(),
+          uip: client.ip,
+          ssid: "Guest",
+          url: "http://example.org/",
+        }),
+      }),
+      // The ZoneDirector got the password in clear and asks with CHAP (radclient hashes it).
+      accessRequest: (form, client) => {
+        assert.equal(form.get("ip"), client.ip);
+        return [`User-Name = "${form.get("username")}"`, `CHAP-Password = "${form.get("password")}"`, ...ruckus.nas(apMac, client)];
+      },
+    };
+  },
+};
+
+const cambium: FamilyCase = {
+  title: "Cambium cnPilot",
+  model: "cambium-xv2-2",
+  dialect: "cambium",
+  listen: { port: 880 },
+  nas: (apMac, client) => [
+    `Called-Station-Id = "${dashed(apMac)}:Guest"`,
+    `Calling-Station-Id = "${dashed(client.mac)}"`,
+    'NAS-Identifier = "XV2-2-lobby"',
+    "NAS-Port-Type = Wireless-802.11",
+    "Service-Type = Login-User",
+    `Framed-IP-Address = ${client.ip}`,
+  ],
+  macUser: dashed,
+  async spec(w, apMac) {
+    return {
+      loginPath: "/cgi-bin/hotspot_login.cgi",
+      start: (client, self) => ({
+        redirect: portalUrl(w, {
+          ga_ssid: "Guest",
+          ga_ap_mac: dashed(apMac),
+          ga_nas_id: "XV2-2-lobby",
+          ga_srvr: new URL(self).hostname,
+          ga_cmac: dashed(client.mac),
+          ga_cip: client.ip,
+          ga_Qv: "eUROAh0GAxwfHQMeFgUEFA==",
+          ga_orig_url: "http://example.org/",
+        }),
+      }),
+      accessRequest: (form, client) => {
+        assert.equal(form.get("ga_Qv"), "eUROAh0GAxwfHQMeFgUEFA==", "the ga_* values come back");
+        assert.equal(form.get("ga_cmac"), dashed(client.mac));
+        return [`User-Name = "${form.get("ga_user")}"`, `User-Password = "${form.get("ga_pass")}"`, ...cambium.nas(apMac, client)];
+      },
+    };
+  },
+};
 
 function mikrotik(chap: boolean): FamilyCase {
   // An id below 32: radclient sends a 17-octet CHAP-Password as given only when one octet is
@@ -109,16 +287,18 @@ function mikrotik(chap: boolean): FamilyCase {
   };
 }
 
-const FAMILIES: FamilyCase[] = [mikrotik(true), mikrotik(false)];
+const FAMILIES: FamilyCase[] = [mikrotik(true), mikrotik(false), merakiSignOn, aruba, ruckus, cambium];
 
 for (const dialect of DIALECTS) {
   describe(`RADIUS gateways in Chromium (${dialect})`, () => {
     let t: TestApp;
     let browser: Browser;
     let radius: RadiusListener;
+    let tls: { key: string; cert: string };
     const gateways: RadiusGateway[] = [];
 
     before(async () => {
+      tls = selfSignedCertificate();
       const port = await freePort();
       t = await createTestApp(dialect, {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -141,7 +321,8 @@ for (const dialect of DIALECTS) {
     });
 
     async function phonePage(): Promise<Page> {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+      // Aruba's login URL is https with the controller's own (here self-signed) certificate.
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, ignoreHTTPSErrors: true });
       return context.newPage();
     }
 
@@ -161,8 +342,10 @@ for (const dialect of DIALECTS) {
         assert.equal(dev.statusCode, 200, JSON.stringify(dev.body));
         assert.equal((await t.call("POST", "device-assign-location", { location_id: w.locationId, device_id: dev.body.device_id })).statusCode, 200);
         const secret = dev.body.radius_secret as string;
+        if (family.wanIp) await setApAddress(t, dev.body.device_id, family.wanIp);
         const spec = await family.spec(w, apMac, t, dev.body.device_id);
-        const gateway = await startRadiusGateway(spec, { port: radius.authPort, secret });
+        const at = family.listen ? { host: loopback(), port: family.listen.port, tls: family.listen.tls ? tls : undefined } : undefined;
+        const gateway = await startRadiusGateway(spec, { port: radius.authPort, secret }, at);
         gateways.push(gateway);
 
         const client: GatewayClient = { mac: randomMac(), ip: "10.5.50.20" };

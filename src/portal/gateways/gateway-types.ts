@@ -51,7 +51,46 @@ export interface MikrotikState {
   challenge: string;
 }
 
-export type GatewayState = CoovaState | MerakiState | OpenNdsState | MikrotikState;
+/** Meraki sign-on splash (meraki-signon.ts): credentials posted to Meraki's cloud, which asks RADIUS. */
+export interface MerakiSignOnState {
+  kind: "meraki-signon";
+  /** login_url, vetted (targetAllowed). */
+  login: string;
+  /** continue_url. */
+  cont: string;
+}
+
+/** Aruba (aruba.ts). */
+export interface ArubaState {
+  kind: "aruba";
+  /** https://{switchip}/cgi-bin/login, or /swarm.cgi on Instant. */
+  login: string;
+  /** url: where the guest was going. */
+  url: string;
+  instant: boolean;
+}
+
+/** RUCKUS ZoneDirector / Unleashed (ruckus.ts). */
+export interface RuckusState {
+  kind: "ruckus";
+  /** http://{sip}:9997/login */
+  login: string;
+  uip: string;
+  clientMac: string;
+  url: string;
+}
+
+/** Cambium cnPilot / cnMaestro (cambium.ts). */
+export interface CambiumState {
+  kind: "cambium";
+  /** http://{ga_srvr}:880/cgi-bin/hotspot_login.cgi */
+  login: string;
+  /** The ga_* parameters to post back as received. */
+  echo: [string, string][];
+  orig: string;
+}
+
+export type GatewayState = CoovaState | MerakiState | OpenNdsState | MikrotikState | MerakiSignOnState | ArubaState | RuckusState | CambiumState;
 
 /** A gateway redirect, parsed; the AP still has to be found among registered devices. */
 export interface GatewayArrival {
