@@ -28,7 +28,7 @@ export interface GatewayFamilySpec {
   /** The path the browser posts the credentials to. */
   loginPath: string;
   /** The radclient lines of the Access-Request this vendor sends for the posted form. */
-  accessRequest(form: URLSearchParams, client: GatewayClient): string[];
+  accessRequest(form: URLSearchParams, client: GatewayClient, query: URLSearchParams): string[];
 }
 
 export interface RadiusGateway {
@@ -69,7 +69,7 @@ export async function startRadiusGateway(
       }
       if (req.method === "POST" && u.pathname === spec.loginPath && current) {
         const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
-        const result = await radclient(radius.port, "auth", radius.secret, [...spec.accessRequest(form, current), "Message-Authenticator = 0x00"], 3);
+        const result = await radclient(radius.port, "auth", radius.secret, [...spec.accessRequest(form, current, u.searchParams), "Message-Authenticator = 0x00"], 3);
         logins.push({ path: u.pathname, form, query: u.searchParams, radius: result });
         page(200, `<!doctype html><title>Gateway</title><h1>${result.code === "Access-Accept" ? "Logged in" : "Login failed"}</h1>`);
         return;

@@ -217,13 +217,13 @@ const cambium: FamilyCase = {
           ga_srvr: new URL(self).hostname,
           ga_cmac: dashed(client.mac),
           ga_cip: client.ip,
-          ga_Qv: "eUROAh0GAxwfHQMeFgUEFA==",
+          ga_Qv: "eUROAh0G+AxwfHQ/MeFgUEFA==",
           ga_orig_url: "http://example.org/",
         }),
       }),
-      accessRequest: (form, client) => {
-        assert.equal(form.get("ga_Qv"), "eUROAh0GAxwfHQMeFgUEFA==", "the ga_* values come back");
-        assert.equal(form.get("ga_cmac"), dashed(client.mac));
+      accessRequest: (form, client, query) => {
+        assert.equal(query.get("ga_Qv"), "eUROAh0G+AxwfHQ/MeFgUEFA==", "the ga_* values come back in the query");
+        assert.equal(query.get("ga_cmac"), dashed(client.mac));
         return [`User-Name = "${form.get("ga_user")}"`, `User-Password = "${form.get("ga_pass")}"`, ...cambium.nas(apMac, client)];
       },
     };
@@ -363,7 +363,7 @@ for (const dialect of DIALECTS) {
         await page.context().close();
 
         // The credential was one-time: the same request again is rejected.
-        const again = await radclient(radius.authPort, "auth", secret, [...spec.accessRequest(login.form, client), "Message-Authenticator = 0x00"]);
+        const again = await radclient(radius.authPort, "auth", secret, [...spec.accessRequest(login.form, client, login.query), "Message-Authenticator = 0x00"]);
         assert.equal(again.code, "Access-Reject", again.output);
 
         // The returning guest, by MAC, as this gateway words it.

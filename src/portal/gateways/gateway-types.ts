@@ -83,11 +83,8 @@ export interface RuckusState {
 /** Cambium cnPilot / cnMaestro (cambium.ts). */
 export interface CambiumState {
   kind: "cambium";
-  /** http://{ga_srvr}:880/cgi-bin/hotspot_login.cgi */
+  /** http://{ga_srvr}:880/cgi-bin/hotspot_login.cgi?{the redirect's ga_* parameters, as received} */
   login: string;
-  /** The ga_* parameters to post back as received. */
-  echo: [string, string][];
-  orig: string;
 }
 
 export type GatewayState = CoovaState | MerakiState | OpenNdsState | MikrotikState | MerakiSignOnState | ArubaState | RuckusState | CambiumState;

@@ -29,7 +29,7 @@ export function parseGateway(input: GatewayParseInput): GatewayParse {
   if (q.base_grant_url !== undefined) return parseMeraki(q);
   if (q["link-login-only"] !== undefined) return parseMikrotik(q);
   if (q.login_url !== undefined) return parseMerakiSignOn(q);
-  if (q.ga_srvr !== undefined) return parseCambium(q);
+  if (q.ga_srvr !== undefined) return parseCambium(q, input.rawUrls[0] ?? "");
   if (q.sip !== undefined) return parseRuckus(q);
   if (q.cmd !== undefined && (q.apmac !== undefined || q.essid !== undefined || q.switchip !== undefined)) return parseAruba(q);
   return { kind: "none" };

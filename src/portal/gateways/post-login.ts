@@ -28,6 +28,6 @@ export function postLoginFields(gw: PostLoginState, credential: { username: stri
     case "ruckus":
       return ruckusLoginFields(gw, credential, next);
     case "cambium":
-      return cambiumLoginFields(gw, credential, next);
+      return cambiumLoginFields(gw, credential);
   }
 }
