@@ -20,6 +20,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("expires_at", "varchar(19)", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("opennds_grants_gateway").on("opennds_grants").columns(["location_id", "gateway_hash"]).execute();
+  // Every poll drops the expired rows of all routers.
+  await db.schema.createIndex("opennds_grants_expiry").on("opennds_grants").column("expires_at").execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
