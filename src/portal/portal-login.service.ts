@@ -17,7 +17,7 @@ import { issueCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
-import { isPostLogin, postLoginFields } from "./gateways/post-login.js";
+import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
 import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
@@ -56,7 +56,13 @@ export type Handoff =
   | { kind: "redirect"; url: string }
   | { kind: "connected"; continueUrl: string }
   /** The browser posts these fields to the gateway's login URL (a page with a self-submitting form). */
-  | { kind: "post"; url: string; fields: [string, string][] };
+  | {
+      kind: "post";
+      url: string;
+      fields: [string, string][];
+      /** Where the gateway then redirects the guest (browsers check that redirect against the page's form-action). */
+      landing: string;
+    };
 
 export interface LoginInput {
   method: LoginMethod;
@@ -105,7 +111,9 @@ export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ct
     const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
   }
-  if (isPostLogin(gw)) return { kind: "post", url: gw.login, fields: postLoginFields(gw, await credential(), redirectUrl) };
+  if (isPostLogin(gw)) {
+    return { kind: "post", url: gw.login, fields: postLoginFields(gw, await credential(), redirectUrl), landing: postLoginLanding(gw, redirectUrl) };
+  }
   if (gw?.kind === "opennds") {
     const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });
     return "url" in out ? { kind: "redirect", url: out.url } : { kind: "connected", continueUrl: redirectUrl || gw.originurl };

@@ -104,7 +104,8 @@ export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: Camp
   if (handoff.kind === "connected") return renderConnected(reply, deps, payload, "You are online");
   if (handoff.kind === "post") {
     const nonce = newNonce();
-    setPortalHeaders(reply, nonce, [handoff.url], true);
+    // The gateway answers the post with a redirect to where the guest was going: allowed too.
+    setPortalHeaders(reply, nonce, handoff.landing ? [handoff.url, handoff.landing] : [handoff.url], true);
     reply.type("text/html; charset=utf-8");
     return handoffPage({ texts: pageTexts(deps, payload), nonce, url: handoff.url, fields: handoff.fields });
   }

@@ -95,7 +95,8 @@ for (const dialect of DIALECTS) {
       const csp = String(res.headers["content-security-policy"]);
       const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
       assert.ok(nonce, csp);
-      assert.match(csp, /form-action 'self' http:\/\/192\.168\.40\.2:9997(;|$)/);
+      // The gateway's login URL, and where it then redirects the guest (the url it reported).
+      assert.match(csp, /form-action 'self' http:\/\/192\.168\.40\.2:9997 http:\/\/example\.org(;|$)/);
       assert.match(res.body, /<form id="handoff" method="post" action="http:\/\/192\.168\.40\.2:9997\/login">/);
       const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(res.body)?.[1];
       assert.match(field("username") ?? "", /^gw-/);

@@ -29,6 +29,8 @@ export interface GatewayFamilySpec {
   loginPath: string;
   /** The radclient lines of the Access-Request this vendor sends for the posted form. */
   accessRequest(form: URLSearchParams, client: GatewayClient, query: URLSearchParams): string[];
+  /** Where the gateway redirects a guest it let in (as the vendor does with the URL it was given). */
+  landing(form: URLSearchParams, query: URLSearchParams): string;
 }
 
 export interface RadiusGateway {
@@ -71,7 +73,9 @@ export async function startRadiusGateway(
         const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
         const result = await radclient(radius.port, "auth", radius.secret, [...spec.accessRequest(form, current, u.searchParams), "Message-Authenticator = 0x00"], 3);
         logins.push({ path: u.pathname, form, query: u.searchParams, radius: result });
-        page(200, `<!doctype html><title>Gateway</title><h1>${result.code === "Access-Accept" ? "Logged in" : "Login failed"}</h1>`);
+        const next = result.code === "Access-Accept" ? spec.landing(form, u.searchParams) : "";
+        if (next) res.writeHead(302, { location: next, connection: "close" }).end();
+        else page(200, `<!doctype html><title>Gateway</title><h1>${result.code === "Access-Accept" ? "Logged in" : "Login failed"}</h1>`);
         return;
       }
       page(404, "<!doctype html><title>404</title><h1>Not here</h1>");

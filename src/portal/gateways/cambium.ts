@@ -7,7 +7,7 @@
  */
 import { isIP } from "node:net";
 import { macOrEmpty } from "../../mac-address.js";
-import { param } from "./gateway-params.js";
+import { httpUrlOrEmpty, param } from "./gateway-params.js";
 import type { CambiumState, GatewayParse } from "./gateway-types.js";
 
 export const CAMBIUM_LOGIN_PORT = 880;
@@ -19,7 +19,7 @@ function rawGaQuery(rawUrl: string): string {
   return rawUrl
     .slice(at + 1)
     .split("&")
-    .filter((pair) => /^ga_[A-Za-z]+=/.test(pair))
+    .filter((pair) => /^ga_[A-Za-z_]+=/.test(pair))
     .join("&");
 }
 
@@ -34,7 +34,11 @@ export function parseCambium(q: Record<string, unknown>, rawUrl: string): Gatewa
   return {
     kind: "arrival",
     arrival: {
-      state: { kind: "cambium", login: `http://${srvr}:${CAMBIUM_LOGIN_PORT}/cgi-bin/hotspot_login.cgi${query ? `?${query}` : ""}` },
+      state: {
+        kind: "cambium",
+        login: `http://${srvr}:${CAMBIUM_LOGIN_PORT}/cgi-bin/hotspot_login.cgi${query ? `?${query}` : ""}`,
+        orig: httpUrlOrEmpty(param(q, "ga_orig_url")),
+      },
       apMac,
       clientMac: macOrEmpty(q.ga_cmac),
       targetHost: srvr,

@@ -85,6 +85,8 @@ export interface CambiumState {
   kind: "cambium";
   /** http://{ga_srvr}:880/cgi-bin/hotspot_login.cgi?{the redirect's ga_* parameters, as received} */
   login: string;
+  /** ga_orig_url: where the AP sends the guest afterwards. */
+  orig: string;
 }
 
 export type GatewayState = CoovaState | MerakiState | OpenNdsState | MikrotikState | MerakiSignOnState | ArubaState | RuckusState | CambiumState;

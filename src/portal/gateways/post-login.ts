@@ -16,6 +16,24 @@ export function isPostLogin(gw: GatewayState | null): gw is PostLoginState {
   return gw !== null && (gw.kind === "mikrotik" || gw.kind === "meraki-signon" || gw.kind === "aruba" || gw.kind === "ruckus" || gw.kind === "cambium");
 }
 
+/**
+ * Where the gateway sends the guest once logged in: the campaign's redirect_url when it passes one
+ * on, else the page the guest first asked for (as the gateway reported it), or "" when unknown.
+ */
+export function postLoginLanding(gw: PostLoginState, redirectUrl: string): string {
+  switch (gw.kind) {
+    case "mikrotik":
+      return redirectUrl || gw.orig;
+    case "meraki-signon":
+      return redirectUrl || gw.cont;
+    case "aruba":
+    case "ruckus":
+      return redirectUrl || gw.url;
+    case "cambium":
+      return gw.orig;
+  }
+}
+
 /** The posted fields; `next` is where the guest goes afterwards (redirect_url, or "" for the gateway's own). */
 export function postLoginFields(gw: PostLoginState, credential: { username: string; password: string }, next: string): [string, string][] {
   switch (gw.kind) {
