@@ -33,7 +33,8 @@ function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw:
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
   if (gw?.kind === "meraki") out.push(gw.grant);
   if (isPostLogin(gw)) out.push(gw.login);
-  if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`);
+  // openNDS then redirects the guest to redir (redirect_url, below, or originurl): checked against form-action too.
+  if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`, gw.originurl);
   if (isHttpUrl(payload.redirect_url)) out.push(payload.redirect_url);
   for (const p of SOCIAL_PROVIDERS) {
     const cfg = config.oauth[p];

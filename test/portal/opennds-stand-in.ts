@@ -42,7 +42,16 @@ function phpEncrypt(text: string, key: string, iv: string): string {
   return Buffer.concat([c.update(text, "utf8"), c.final()]).toString("base64");
 }
 
-export async function startNdsRouter(opts: { level: 1 | 2 | 3; faskey: string; mac: string; fasUrl: string; gatewayname?: string; authdir?: string }): Promise<NdsRouter> {
+export async function startNdsRouter(opts: {
+  level: 1 | 2 | 3;
+  faskey: string;
+  mac: string;
+  fasUrl: string;
+  gatewayname?: string;
+  authdir?: string;
+  /** The page the guests asked for (openNDS's originurl), where the router sends them once let in. */
+  originurl?: string;
+}): Promise<NdsRouter> {
   const authdir = opts.authdir ?? "opennds_auth";
   // openNDS url-encodes the name in the record and hashes that form for authmon.
   const gatewayname = encodeURIComponent(opts.gatewayname ?? `Cafe Blau Node:${opts.mac.replace(/:/g, "").toLowerCase()}`);
@@ -63,7 +72,7 @@ export async function startNdsRouter(opts: { level: 1 | 2 | 3; faskey: string; m
       `gatewayaddress=${address()}`,
       `gatewaymac=${opts.mac.toLowerCase()}`,
       ...(opts.level >= 2 ? [`authdir=${authdir}`] : []),
-      `originurl=${encodeURIComponent("http://example.org/news")}`,
+      `originurl=${encodeURIComponent(opts.originurl ?? "http://example.org/news")}`,
       "clientif=br-lan",
       "themespec=",
     ];
@@ -97,7 +106,8 @@ export async function startNdsRouter(opts: { level: 1 | 2 | 3; faskey: string; m
         return;
       }
       client.authed = { via: "authdir", params: [], redir, custom: u.searchParams.get("custom") ?? undefined };
-      res.writeHead(200, { "content-type": "text/html", connection: "close" }).end("<!doctype html><title>openNDS</title><h1>You are authenticated</h1>");
+      // openNDS sends the client on to redir once it is let in.
+      res.writeHead(302, { location: redir, connection: "close" }).end();
       return;
     }
     res.writeHead(404, { connection: "close" }).end();
