@@ -186,8 +186,9 @@ for (const dialect of DIALECTS) {
         assert.match(r.headers["content-type"] as string, /text\/html/, url);
         assert.doesNotMatch(r.body, /at \w+ \(|Error:/, url);
       }
-      // A valid level-1 record of this router shows the page.
+      // A valid level-1 record of this router shows the page, on the location's and the campaign's page.
       assert.equal((await c.get(`${w.path}?fas=${encodeURIComponent(rec({}))}`)).statusCode, 200);
+      assert.equal((await c.get(`/portal/c/${w.campaignFilename}?fas=${encodeURIComponent(rec({}))}`)).statusCode, 200);
 
       const authmon = (form: Record<string, string>) =>
         t.app.inject({ method: "POST", url: `${w.path}/authmon`, headers: { "content-type": "application/x-www-form-urlencoded" }, payload: new URLSearchParams(form).toString() });
