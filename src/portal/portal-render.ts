@@ -31,7 +31,8 @@ export function pageTexts(deps: RenderDeps, payload: CampaignPayload): PageTexts
 function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw: GatewayState | null): string[] {
   const out: string[] = [];
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
-  if (gw?.kind === "meraki") out.push(gw.grant);
+  // Meraki's grant then redirects to continue_url (redirect_url, below, or user_continue_url).
+  if (gw?.kind === "meraki") out.push(gw.grant, gw.cont);
   if (isPostLogin(gw)) out.push(gw.login);
   // openNDS then redirects the guest to redir (redirect_url, below, or originurl): checked against form-action too.
   if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`, gw.originurl);

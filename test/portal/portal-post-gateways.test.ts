@@ -116,6 +116,15 @@ for (const dialect of DIALECTS) {
       assert.match(script.body, /getElementById\("handoff"\)/);
     });
 
+    it("lets the login page's form-action allow where Meraki's grant then redirects (continue_url)", async () => {
+      const w = await makeWorld(t, { redirect_url: "" });
+      await setApAddress(t, w.deviceId, "127.0.0.1");
+      const client = new PortalClient(t.app);
+      const meraki = await client.get(`${w.path}?${q({ base_grant_url: "https://n1.network-auth.com/splash/grant", user_continue_url: "http://news.example/today", node_mac: w.apMac })}`);
+      assert.equal(meraki.statusCode, 200);
+      assert.match(String(meraki.headers["content-security-policy"]), /form-action 'self' https:\/\/n1\.network-auth\.com http:\/\/news\.example(;|$)/);
+    });
+
     it("hashes MikroTik's password with the router's CHAP id and challenge, and shows the router's error", async () => {
       const w = await makeWorld(t, { redirect_url: "" });
       const client = new PortalClient(t.app);
