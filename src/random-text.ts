@@ -1,5 +1,5 @@
 /** Random text for secrets people copy into gateway settings: letters and digits only, no look-alikes. */
-import { randomInt } from "node:crypto";
+import { randomFillSync, randomInt } from "node:crypto";
 
 /** Letters and digits that survive being read aloud or retyped (no 0/O, 1/l/I). */
 export const READABLE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
@@ -9,4 +9,25 @@ export function randomString(alphabet: string, length: number): string {
   let s = "";
   for (let i = 0; i < length; i++) s += alphabet[randomInt(alphabet.length)];
   return s;
+}
+
+/**
+ * `n` bytes from the cryptographic generator, drawn from a pool refilled 4 KiB at a time: a call
+ * to the generator per 16-byte token cost more than the rest of a login page's per-guest work.
+ * The bytes are copied out and never handed out twice.
+ */
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+export function randomBytesPooled(n: number): Buffer {
+  if (n > POOL_SIZE) return randomFillSync(Buffer.alloc(n));
+  if (offset + n > pool.length) {
+    pool = randomFillSync(Buffer.allocUnsafe(POOL_SIZE));
+    offset = 0;
+  }
+  const out = Buffer.from(pool.subarray(offset, offset + n));
+  pool.fill(0, offset, offset + n);
+  offset += n;
+  return out;
 }

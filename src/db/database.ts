@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresAdapter, PostgresDialect } from "kysely";
 import type pg from "pg";
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "../database-timeouts.js";
-import { type DatabaseLog, createPostgresPool } from "./postgres-pool.js";
+import { type DatabaseLog, changeWatchOf, createPostgresPool } from "./postgres-pool.js";
 import type { Database } from "./schema.js";
 import { type SqliteDirect, SqliteConnectionState, StatefulSqliteAdapter } from "./sqlite-connection.js";
 import { StatefulSqliteDialect } from "./sqlite-connection.js";
@@ -41,11 +41,24 @@ export function sqliteDirect(db: DB): SqliteDirect | undefined {
 /**
  * A token that changes whenever the database may have changed: at once for this process's writes, and
  * within OTHER_CONNECTION_POLL_MS for a commit by another connection (SQLite's data_version, such as
- * `guestwifi account create` run beside the server). Undefined on PostgreSQL, where other instances
- * write unseen, and inside a transaction, so nothing is cached there.
+ * `guestwifi account create` run beside the server). Inside a transaction: undefined, nothing is
+ * cached there. On PostgreSQL, where other instances write too: undefined, unless the caller holds
+ * rows of the catalogue tables only (`catalogueOnly`), whose every write is announced to every
+ * instance (see change-watch.ts).
  */
-export function changeGeneration(db: DB): string | undefined {
-  return db.isTransaction ? undefined : sqliteState(db)?.generation();
+export function changeGeneration(db: DB, catalogueOnly = false): string | undefined {
+  if (db.isTransaction) return undefined;
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof StatefulSqliteAdapter) return adapter.state.generation();
+  // PostgreSQL: only rows of the catalogue tables, whose writes are announced (change-watch.ts).
+  if (catalogueOnly && adapter instanceof PooledPostgresAdapter) return changeWatchOf(adapter.pool)?.generation();
+  return undefined;
+}
+
+/** PostgreSQL: the backend pid of the connection that listens for catalogue changes, while it does. */
+export function catalogueListenerPid(db: DB): number | undefined {
+  const adapter = db.getExecutor().adapter;
+  return adapter instanceof PooledPostgresAdapter ? changeWatchOf(adapter.pool)?.listenerPid : undefined;
 }
 
 /** The PostgreSQL side of a database: Kysely's adapter, holding the pool so its use can be read (poolStats). */

@@ -27,3 +27,15 @@ export function increment(column: string, by: number | bigint = 1) {
   return sql<number>`${sql.ref(column)} + ${by}`;
 }
 
+
+/**
+ * Shards of a hot counter (logins of one location and day): on PostgreSQL each connection adds
+ * to its own row (its backend id modulo this), so concurrent logins never queue for one row
+ * lock; readers sum the shards. SQLite has one writer at a time and keeps one row (shard 0).
+ */
+export const COUNTER_SHARDS = 16;
+
+/** The shard this connection (or transaction) adds to. */
+export function counterShard(db: Kysely<any>) {
+  return dialectOf(db) === "postgres" ? sql<number>`pg_backend_pid() % ${sql.lit(COUNTER_SHARDS)}` : sql<number>`0`;
+}

@@ -6,6 +6,7 @@
  */
 import pg from "pg";
 import type { DatabaseTimeouts } from "../database-timeouts.js";
+import { PgChangeWatch, writesCatalogue } from "./change-watch.js";
 import { markConnectionFault } from "./database-errors.js";
 
 // int8 (COUNT, SUM, bigint columns) as JavaScript numbers: our counters stay below 2^53.
@@ -36,10 +37,42 @@ function describe(err: unknown): object {
   return { message: e?.message, code: e?.code, severity: e?.severity };
 }
 
+const watches = new WeakMap<pg.Pool, PgChangeWatch>();
+
+/**
+ * Statements that start with this comment are run as named prepared statements: PostgreSQL parses
+ * and plans them once per connection instead of on every run (the login's one statement is long).
+ */
+export const NAMED_STATEMENT = "/* named */ ";
+/** Bounds how many statement texts get names (each connection keeps the ones it ran). */
+const MAX_NAMED = 500;
+
+/** The pool's watch of catalogue changes (see change-watch.ts). */
+export function changeWatchOf(pool: pg.Pool): PgChangeWatch | undefined {
+  return watches.get(pool);
+}
+
 export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.Pool {
   const { timeouts, log } = opts;
+  const names = new Map<string, string>();
+  const named = (args: unknown[]): unknown[] => {
+    const text = args[0];
+    if (typeof text !== "string" || !text.startsWith(NAMED_STATEMENT)) return args;
+    let name = names.get(text);
+    if (name === undefined) {
+      if (names.size >= MAX_NAMED) return args;
+      name = `gw_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return [{ name, text, values: args[1] }];
+  };
+  const options = opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined;
+  const watch = new PgChangeWatch({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true });
 
   class GuardedClient extends pg.Client {
+    /** Wrote a catalogue table since it left the pool: its release (after the commit) moves the watch on. */
+    wroteCatalogue = false;
+
     constructor(config: pg.ClientConfig) {
       // The pool passes its own options; opening a connection gets its own, shorter, limit.
       super({ ...config, connectionTimeoutMillis: timeouts.connectMs });
@@ -48,23 +81,32 @@ export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.P
 
     // Kysely calls query(sql, params) and awaits the promise.
     override query(...args: unknown[]): any {
-      const result = (super.query as (...a: unknown[]) => unknown)(...args);
+      const writes = writesCatalogue(args[0]);
+      if (writes) this.wroteCatalogue = true;
+      const result = (super.query as (...a: unknown[]) => unknown)(...named(args));
       if (!(result instanceof Promise)) return result;
-      return result.catch((err: Error) => {
+      return result.then(
+        (r: unknown) => {
+          if (writes) watch.noteLocalWrite();
+          return r;
+        },
+        (err: Error) => {
+          if (writes) watch.noteLocalWrite();
         if (err?.message === "Query read timeout") {
           // The statement may still be on the wire: this connection can never be trusted again.
           // Destroying its socket makes pg mark it unusable, so the pool discards it on release.
           (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
         }
         throw markConnectionFault(err);
-      });
+        },
+      );
     }
   }
 
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max,
-    options: opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined,
+    options,
     Client: GuardedClient as unknown as typeof pg.Client,
     // pg-pool bounds both the wait for a free connection and the opening of a new one with this.
     connectionTimeoutMillis: timeouts.acquireMs,
@@ -75,6 +117,19 @@ export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.P
   // An idle connection that dies: already logged by the client's own listener; without a listener
   // here, pg-pool's 'error' event would end the process.
   pool.on("error", () => undefined);
+  pool.on("release", (_err: unknown, client: unknown) => {
+    const c = client as GuardedClient;
+    if (c.wroteCatalogue) {
+      c.wroteCatalogue = false;
+      watch.noteLocalWrite();
+    }
+  });
+  watches.set(pool, watch);
+  const end = pool.end.bind(pool);
+  pool.end = (async () => {
+    await watch.stop();
+    return end();
+  }) as typeof pool.end;
 
   const connect = pool.connect.bind(pool);
   pool.connect = ((callback?: unknown) => {

@@ -1,7 +1,8 @@
 /**
  * Rows kept in memory for as long as the database has not changed at all (see changeGeneration).
  * Hot reads (get-location, returning guests in RADIUS) skip the database when nothing was written;
- * any write anywhere clears them. On PostgreSQL, and inside transactions, nothing is held.
+ * any write anywhere clears them. Inside transactions nothing is held; on PostgreSQL only caches of
+ * catalogue rows hold anything (see changeGeneration).
  */
 import { type DB, changeGeneration } from "./database.js";
 
@@ -13,11 +14,18 @@ interface Held<K, V> {
 export class ReadCache<K extends string | number, V> {
   private readonly perDb = new WeakMap<DB, Held<K, V>>();
 
-  constructor(private readonly maxEntries = 10_000) {}
+  /**
+   * `catalogueOnly`: the cache holds rows of the catalogue tables only (change-watch.ts), so it may
+   * hold them on PostgreSQL too.
+   */
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly catalogueOnly = false,
+  ) {}
 
   /** The rows for `db`, emptied first when the database changed since they were read. */
   private current(db: DB): Held<K, V> | undefined {
-    const gen = changeGeneration(db);
+    const gen = changeGeneration(db, this.catalogueOnly);
     if (gen === undefined) return undefined;
     let held = this.perDb.get(db);
     if (!held) {
@@ -53,7 +61,7 @@ export class ReadCache<K extends string | number, V> {
    * changed while it ran (the generation is taken before the query, here, so no caller can forget).
    */
   async load(db: DB, key: K, read: () => Promise<V | undefined>): Promise<V | undefined> {
-    const generation = changeGeneration(db);
+    const generation = changeGeneration(db, this.catalogueOnly);
     const v = await read();
     if (v !== undefined) this.keep(db, generation, [[key, v]]);
     return v;
@@ -61,7 +69,7 @@ export class ReadCache<K extends string | number, V> {
 
   /** `load` for many rows at once, each kept under `keyOf(row)`. */
   async loadAll(db: DB, read: () => Promise<V[]>, keyOf: (v: V) => K): Promise<V[]> {
-    const generation = changeGeneration(db);
+    const generation = changeGeneration(db, this.catalogueOnly);
     const rows = await read();
     this.keep(
       db,

@@ -3,6 +3,7 @@ import type { ApiRouter } from "../http/api-route.js";
 import { analyticsRoutes } from "./analytics/analytics.routes.js";
 import { campaignRoutes } from "./campaigns/campaigns.routes.js";
 import type { Ctx } from "./context.js";
+import { controllerRoutes } from "./controllers/controllers.routes.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
@@ -18,5 +19,6 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   guestRoutes(api);
   analyticsRoutes(api);
   sessionRoutes(api);
+  controllerRoutes(api);
   mikrotikLoginRoutes(api);
 }

@@ -9,6 +9,8 @@ import type { Config } from "../config.js";
 import { storedSecret } from "../db/service-secrets.js";
 import type { Metrics } from "../metrics.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
+import { ControllerGrants } from "./controller-grants.js";
+import { type PageLookups, createPageLookups } from "./portal-page.service.js";
 import { type PortalRateLimits, createPortalRateLimits } from "./portal-rate-limits.js";
 import { PortalSigner } from "./portal-signer.js";
 import type { SmsCodeRepository } from "./sms/sms-codes.repository.js";
@@ -22,15 +24,27 @@ export interface PortalCtx extends RadiusCtx {
   readonly smsCodes: SmsCodeRepository;
 }
 
+/** The portal's context with what only the portal keeps for the services it calls: the controllers' sessions. */
+export interface PortalAppCtx extends PortalCtx {
+  readonly controllers: ControllerGrants;
+}
+
 export interface PortalDeps {
-  ctx: PortalCtx;
+  ctx: PortalAppCtx;
   config: Readonly<Config>;
   signer: PortalSigner;
   limits: PortalRateLimits;
   terms: TermsSanitizer;
   /** The app's metrics: logins counted by method and result. */
   metrics: Metrics;
+  /** What login pages' look-ups found, while the catalogue does not change. */
+  pages: PageLookups;
+  /** Login pages rendered once per campaign payload and notice, with the per-guest parts left open. */
+  loginTemplates: LoginTemplates;
 }
+
+/** Keyed by the parsed payload object, which lives as long as the page look-up that holds it. */
+export type LoginTemplates = WeakMap<object, Map<string, string[]>>;
 
 /**
  * `app` is the portal's context of the app: its config, and its rate-limit plugin for the limits.
@@ -41,7 +55,7 @@ export async function createPortalDeps(app: FastifyInstance, ctx: PortalCtx, met
   const { config } = app;
   const secret = config.portalSecret ?? (await storedSecret(ctx.db, PORTAL_SECRET_NAME, () => randomBytes(32).toString("base64url")));
   return {
-    ctx,
+    ctx: { ...ctx, controllers: new ControllerGrants(app.log, config) },
     config,
     signer: new PortalSigner(secret),
     limits: createPortalRateLimits(app, {
@@ -50,5 +64,7 @@ export async function createPortalDeps(app: FastifyInstance, ctx: PortalCtx, met
     }),
     terms: new TermsSanitizer(),
     metrics,
+    pages: createPageLookups(),
+    loginTemplates: new WeakMap(),
   };
 }

@@ -4,11 +4,11 @@
  * follow them, which browsers check against form-action) only to us and to the targets this page
  * may hand the guest to: its gateway, the enabled OAuth providers, the campaign's redirect_url.
  */
-import { randomBytes } from "node:crypto";
 import type { FastifyReply } from "fastify";
+import { randomBytesPooled } from "../random-text.js";
 
 export function newNonce(): string {
-  return randomBytes(16).toString("base64");
+  return randomBytesPooled(16).toString("base64");
 }
 
 /** `scheme://host[:port]` of a URL, or undefined. */

@@ -4,10 +4,13 @@
  * registered devices (which marks it heard from). Gateways and APs that do not check out are
  * refused here, before any page state is signed. The look-ups are the modules' own.
  */
+import type { DB } from "../db/database.js";
+import { ReadCache } from "../db/read-cache.js";
 import { type CampaignPayload, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { campaignShownAt, findLiveCampaignByFilename } from "../modules/campaigns/campaigns.service.js";
 import type { Ctx } from "../modules/context.js";
+import { findDeviceModel } from "../modules/devices/device-models.js";
 import type { DeviceRow } from "../modules/devices/devices.repository.js";
 import { findDeviceByMac, noteDeviceHeard } from "../modules/devices/devices.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
@@ -23,26 +26,60 @@ export interface PageContext {
   arrival: GatewayArrival | null;
 }
 
+/**
+ * What a page's look-ups found (location or campaign, the AP by its MAC, the campaign shown, its
+ * parsed payload), kept per app while the catalogue tables do not change (ReadCache: any write on
+ * SQLite, any announced catalogue write on PostgreSQL, from whichever instance). The checks of the
+ * gateway's request against them run on every request.
+ */
+interface Found {
+  location: LocationRow | null;
+  campaign: CampaignRow;
+  payload: CampaignPayload;
+  device: DeviceRow | undefined;
+}
+
+export type PageLookups = ReadCache<string, Found>;
+
+export function createPageLookups(): PageLookups {
+  return new ReadCache<string, Found>(5_000, true);
+}
+
+/** Read through `cache` when given; a page that was not found is never kept. */
+function lookup(db: DB, cache: PageLookups | undefined, key: string, read: () => Promise<Found | undefined>): Promise<Found | undefined> {
+  if (!cache) return read();
+  const hit = cache.get(db, key);
+  return hit ? Promise.resolve(hit) : cache.load(db, key, read);
+}
+
 /** The registered AP behind a gateway redirect (looked up by the caller), vetted, and marked heard from. */
 async function vetAccessPoint(ctx: Ctx, arrival: GatewayArrival, device: DeviceRow | undefined, accountId: number | null): Promise<DeviceRow> {
   if (!device) throw portalErrors.unknownAccessPoint();
   // Another account's AP must not log guests in at (and be counted for) this account's locations.
   if (accountId !== null && device.account_id !== accountId) throw portalErrors.unknownAccessPoint();
   if (!targetAllowed(arrival, device.wan_ip)) throw portalErrors.gatewayRefused();
+  // A controller family's redirect counts only from a device of that family: its model decides.
+  const kind = arrival.state.kind;
+  if ((kind === "unifi" || kind === "omada") && findDeviceModel(device.model_id)?.family !== kind) throw portalErrors.unknownAccessPoint();
   await noteDeviceHeard(ctx, device);
   return device;
 }
 
-export async function resolveLocationPage(ctx: Ctx, slug: string, arrival: GatewayArrival | null): Promise<PageContext> {
-  // Independent lookups: on PostgreSQL they overlap.
-  const [location, found] = await Promise.all([
-    findLiveLocationBySlug(ctx, slug),
-    arrival ? findDeviceByMac(ctx, arrival.apMac) : undefined,
-  ]);
-  if (!location) throw portalErrors.pageNotFound();
-  const device = arrival ? await vetAccessPoint(ctx, arrival, found, location.account_id) : null;
-  const campaign = await campaignShownAt(ctx, location);
-  return { location, campaign, payload: parsePayload(campaign.payload), device, arrival };
+export async function resolveLocationPage(ctx: Ctx, slug: string, arrival: GatewayArrival | null, cache?: PageLookups): Promise<PageContext> {
+  const found = await lookup(ctx.db, cache, `l\u0000${slug}\u0000${arrival?.apMac ?? ""}`, async () => {
+    // Independent lookups: on PostgreSQL they overlap.
+    const [location, device] = await Promise.all([
+      findLiveLocationBySlug(ctx, slug),
+      arrival ? findDeviceByMac(ctx, arrival.apMac) : undefined,
+    ]);
+    if (!location) return undefined;
+    const campaign = await campaignShownAt(ctx, location);
+    return { location, campaign, payload: parsePayload(campaign.payload), device };
+  });
+  if (!found?.location) throw portalErrors.pageNotFound();
+  const { location, campaign, payload } = found;
+  const device = arrival ? await vetAccessPoint(ctx, arrival, found.device, location.account_id) : null;
+  return { location, campaign, payload, device, arrival };
 }
 
 /**
@@ -50,19 +87,38 @@ export async function resolveLocationPage(ctx: Ctx, slug: string, arrival: Gatew
  * a live location of the campaign's account (templates serve every account). Opened without a
  * gateway, the page is a preview.
  */
-export async function resolveCampaignPage(ctx: Ctx, filename: string, arrival: GatewayArrival | null): Promise<PageContext> {
-  const [campaign, found] = await Promise.all([
-    findLiveCampaignByFilename(ctx, filename),
-    arrival ? findDeviceByMac(ctx, arrival.apMac) : undefined,
-  ]);
-  if (!campaign) throw portalErrors.pageNotFound();
+export async function resolveCampaignPage(ctx: Ctx, filename: string, arrival: GatewayArrival | null, cache?: PageLookups): Promise<PageContext> {
+  const found = await lookup(ctx.db, cache, `c\u0000${filename}\u0000${arrival?.apMac ?? ""}`, async () => {
+    const [campaign, device] = await Promise.all([
+      findLiveCampaignByFilename(ctx, filename),
+      arrival ? findDeviceByMac(ctx, arrival.apMac) : undefined,
+    ]);
+    if (!campaign) return undefined;
+    const location = device?.location_id == null ? undefined : await findLiveLocation(ctx, device.location_id);
+    return { location: location ?? null, campaign, payload: parsePayload(campaign.payload), device };
+  });
+  if (!found) throw portalErrors.pageNotFound();
+  const { campaign, payload } = found;
   let device: DeviceRow | null = null;
   let location: LocationRow | null = null;
   if (arrival) {
-    device = await vetAccessPoint(ctx, arrival, found, campaign.account_id);
-    const loc = device.location_id === null ? undefined : await findLiveLocation(ctx, device.location_id);
+    device = await vetAccessPoint(ctx, arrival, found.device, campaign.account_id);
+    const loc = found.location;
     if (!loc || loc.account_id !== device.account_id) throw portalErrors.unknownAccessPoint();
     location = loc;
   }
+  return { location, campaign, payload, device, arrival };
+}
+
+/**
+ * A page opened at a path the gateway fixes (UniFi's `/guest/s/<site>/`): the location is the one
+ * the AP is assigned to, and its campaign is shown.
+ */
+export async function resolveAccessPointPage(ctx: Ctx, arrival: GatewayArrival): Promise<PageContext> {
+  const found = await findDeviceByMac(ctx, arrival.apMac);
+  const device = await vetAccessPoint(ctx, arrival, found, null);
+  const location = device.location_id === null ? undefined : await findLiveLocation(ctx, device.location_id);
+  if (!location || location.account_id !== device.account_id) throw portalErrors.unknownAccessPoint();
+  const campaign = await campaignShownAt(ctx, location);
   return { location, campaign, payload: parsePayload(campaign.payload), device, arrival };
 }

@@ -15,7 +15,12 @@ import { connectedPage, smsCodePage } from "./views/message-page.view.js";
 import { campaignTheme } from "./views/theme.js";
 
 /** What rendering needs of the portal's deps. */
-export type RenderDeps = Pick<PortalDeps, "config" | "terms">;
+export type RenderDeps = Pick<PortalDeps, "config" | "terms"> & Partial<Pick<PortalDeps, "loginTemplates">>;
+
+/** Stand in for the per-guest parts while a page is rendered once; letters only, so escaping leaves them be. */
+const NONCE_SLOT = "gwpNonceSlotQ7v";
+const STATE_SLOT = "gwpStateSlotZ3k";
+const SLOTS = new RegExp(`(${NONCE_SLOT}|${STATE_SLOT})`);
 
 export function pageTexts(deps: RenderDeps, payload: CampaignPayload): PageTexts {
   return {
@@ -60,8 +65,33 @@ export function renderLogin(
 ): string {
   const { config } = deps;
   const nonce = newNonce();
+  setPortalHeaders(reply, nonce, formTargets(config, payload, gw));
+  reply.type("text/html; charset=utf-8");
+  // Nonce and state are letters, digits and -_+/=. , which escaping leaves as they are: the page is
+  // the same whether they are filled into the rendered template or rendered with it.
+  if (deps.loginTemplates && !extras.errors && !extras.values) {
+    const key = extras.notice ?? "";
+    let byNotice = deps.loginTemplates.get(payload);
+    if (!byNotice) {
+      byNotice = new Map();
+      deps.loginTemplates.set(payload, byNotice);
+    }
+    let parts = byNotice.get(key);
+    if (!parts) {
+      parts = loginPage(loginModel(deps, payload, NONCE_SLOT, STATE_SLOT, extras)).split(SLOTS);
+      byNotice.set(key, parts);
+    }
+    let out = "";
+    for (const part of parts) out += part === NONCE_SLOT ? nonce : part === STATE_SLOT ? state : part;
+    return out;
+  }
+  return loginPage(loginModel(deps, payload, nonce, state, extras));
+}
+
+function loginModel(deps: RenderDeps, payload: CampaignPayload, nonce: string, state: string, extras: LoginPageExtras): LoginPageModel {
+  const { config } = deps;
   const available = (m: Parameters<typeof methodAvailable>[2]) => methodAvailable(config, payload, m);
-  const model: LoginPageModel = {
+  return {
     ...pageTexts(deps, payload),
     nonce,
     state,
@@ -72,9 +102,6 @@ export function renderLogin(
     clickthrough: available("clickthrough"),
     ...extras,
   };
-  setPortalHeaders(reply, nonce, formTargets(config, payload, gw));
-  reply.type("text/html; charset=utf-8");
-  return loginPage(model);
 }
 
 /** The SMS code step; its form hands off like the login page, so it gets the same form targets. */

@@ -3,7 +3,8 @@
  * cookie) and of SMS codes at rest. One key per purpose, derived from PORTAL_SECRET, so a
  * token of one kind can never be replayed as another.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { randomBytesPooled } from "../random-text.js";
 
 export type SignerPurpose = "page-state" | "oauth" | "sms-code";
 
@@ -51,5 +52,5 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 export function randomToken(bytes = 16): string {
-  return randomBytes(bytes).toString("base64url");
+  return randomBytesPooled(bytes).toString("base64url");
 }

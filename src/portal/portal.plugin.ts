@@ -6,6 +6,7 @@
 import cookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
 import type { Metrics } from "../metrics.js";
+import { captiveApiRoutes } from "./portal-captive-api.routes.js";
 import { type PortalCtx, createPortalDeps } from "./portal-deps.js";
 import { loginRoutes } from "./portal-login.routes.js";
 import { openNdsRoutes } from "./opennds/opennds.routes.js";
@@ -21,6 +22,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   loginRoutes(app, deps);
   smsRoutes(app, deps);
   oauthRoutes(app, deps);
+  captiveApiRoutes(app, deps);
   openNdsRoutes(app, deps);
   handoffRoutes(app);
 }

@@ -4,7 +4,9 @@
  * RADIUS server accepts each one once, before it expires. Contract in docs/radius.md.
  */
 import { READABLE_ALPHABET, randomString } from "../random-text.js";
+import type { Insertable } from "kysely";
 import type { DB } from "../db/database.js";
+import type { PortalCredentialsTable } from "../db/schema.js";
 import { toDbDatetime } from "../db/time.js";
 import { MAC_RE, canonicalMac } from "../mac-address.js";
 import type { RadiusRepository } from "./radius.repository.js";
@@ -50,6 +52,19 @@ function positiveInt(name: string, v: unknown): number {
  */
 export async function issueCredential(ctx: { db: DB; radius: RadiusRepository }, input: IssueCredentialInput): Promise<PortalCredential> {
   const guestId = positiveInt("guestId", input.guestId);
+  const { credential, row } = newCredential(input);
+  await ctx.radius.insertCredential(ctx.db, { ...row, guest_id: guestId });
+  return credential;
+}
+
+/** A credential's row but for its guest: what a login stores in its own statement (recordLogin's `credential`). */
+export type CredentialRow = Omit<Insertable<PortalCredentialsTable>, "guest_id">;
+
+/**
+ * A new credential and its row without the guest, for the portal to store with the login that
+ * creates the guest (one commit). Checks as issueCredential does (guestId is not needed).
+ */
+export function newCredential(input: Omit<IssueCredentialInput, "guestId">): { credential: PortalCredential; row: CredentialRow } {
   const locationId = positiveInt("locationId", input.locationId);
   const deviceId = input.deviceId === null ? null : positiveInt("deviceId", input.deviceId);
   if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1 || input.ttlSeconds > 86_400) {
@@ -61,15 +76,16 @@ export async function issueCredential(ctx: { db: DB; radius: RadiusRepository },
     username: `${USERNAME_PREFIX}${randomString(USERNAME_ALPHABET, USERNAME_RANDOM_LENGTH)}`,
     password: randomString(PASSWORD_ALPHABET, PASSWORD_LENGTH),
   };
-  await ctx.radius.insertCredential(ctx.db, {
-    ...credential,
-    guest_id: guestId,
-    location_id: locationId,
-    device_id: deviceId,
-    client_mac: input.clientMac === "" ? "" : canonicalMac(input.clientMac),
-    created_at: toDbDatetime(at),
-    expires_at: toDbDatetime(new Date(at.getTime() + input.ttlSeconds * 1000)),
-    used_at: null,
-  });
-  return credential;
+  return {
+    credential,
+    row: {
+      ...credential,
+      location_id: locationId,
+      device_id: deviceId,
+      client_mac: input.clientMac === "" ? "" : canonicalMac(input.clientMac),
+      created_at: toDbDatetime(at),
+      expires_at: toDbDatetime(new Date(at.getTime() + input.ttlSeconds * 1000)),
+      used_at: null,
+    },
+  };
 }

@@ -4,8 +4,9 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { sql } from "kysely";
 import { setTimeout as sleep } from "node:timers/promises";
-import { OTHER_CONNECTION_POLL_MS, changeGeneration, createDatabase } from "../../src/db/database.js";
+import { OTHER_CONNECTION_POLL_MS, catalogueListenerPid, changeGeneration, createDatabase } from "../../src/db/database.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { ReadCache } from "../../src/db/read-cache.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
@@ -79,12 +80,67 @@ describe("read cache of location rows (SQLite)", () => {
     }
   });
 
-  it("caches nothing on PostgreSQL", async () => {
+  it("caches nothing on PostgreSQL unless the rows are catalogue rows", async () => {
     const pg = await createTestDb("postgres");
     try {
       assert.equal(changeGeneration(pg.db), undefined);
+      assert.equal(changeGeneration(pg.db, true), undefined, "not before its instance listens");
+      await until(() => changeGeneration(pg.db, true) !== undefined, "listening");
+      assert.equal(changeGeneration(pg.db), undefined, "other rows: still nothing");
     } finally {
       await pg.close();
+    }
+  });
+});
+
+async function until(ok: () => boolean | Promise<boolean>, what: string, ms = 3_000): Promise<number> {
+  const start = Date.now();
+  while (!(await ok())) {
+    if (Date.now() - start > ms) throw new Error(`not ${what} within ${ms} ms`);
+    await sleep(2);
+  }
+  return Date.now() - start;
+}
+
+describe("read cache of location rows on PostgreSQL, two instances", () => {
+  it("serves B's rows from memory until A (or anyone) writes, and B sees A's write right after", async () => {
+    const tdb = await createTestDb("postgres");
+    const a = tdb.db;
+    const b = createDatabase(tdb.url, { searchPath: tdb.schema, poolSize: 3 });
+    const sneak = createDatabase(tdb.url, { searchPath: tdb.schema, poolSize: 1 });
+    try {
+      const reposA = createRepositories();
+      const reposB = createRepositories();
+      const { accountId } = await createAccount({ db: a, repos: reposA }, "pgcache@example.com");
+      const id = await reposA.locations.insert(a, loc(accountId, "Before"));
+      const nameOnB = async () => (await reposB.locations.findOwned(b, accountId, [id]))[0].name;
+      await until(() => changeGeneration(b, true) !== undefined, "B listening");
+      assert.equal(await nameOnB(), "Before");
+      // A write that announces nothing (triggers off for this session) shows the row is B's memory.
+      await sneak.transaction().execute(async (trx) => {
+        await sql`set local session_replication_role = replica`.execute(trx);
+        await trx.updateTable("locations").set({ name: "Unannounced" }).where("id", "=", id).execute();
+      });
+      assert.equal(await nameOnB(), "Before", "served from B's memory");
+      // A's write: B drops its rows as soon as the commit's notification arrives.
+      await reposA.locations.update(a, id, { name: "Written on A" });
+      const waited = await until(async () => (await nameOnB()) === "Written on A", "seen on B", 1_000);
+      assert.ok(waited < 200, `B saw A's write after ${waited} ms`);
+      // B's own write is seen by B at once, with no notification needed.
+      await reposB.locations.update(b, id, { name: "Written on B" });
+      assert.equal(await nameOnB(), "Written on B");
+      // B's listening connection is cut: nothing is cached until it listens again.
+      const pid = catalogueListenerPid(b);
+      assert.ok(pid);
+      await sql`select pg_terminate_backend(${pid}::integer)`.execute(sneak);
+      await until(() => changeGeneration(b, true) === undefined, "B noticing the lost listener");
+      await until(() => changeGeneration(b, true) !== undefined, "B listening again");
+      await reposA.locations.update(a, id, { name: "After reconnect" });
+      await until(async () => (await nameOnB()) === "After reconnect", "seen on B after reconnect", 1_000);
+    } finally {
+      await b.destroy();
+      await sneak.destroy();
+      await tdb.close();
     }
   });
 });

@@ -50,6 +50,22 @@ export function createAccountRepository() {
         .execute();
     },
 
+    /** Revokes every identifier of the account's owner (sub-users keep theirs). */
+    async revokeOwnerIdentifiers(db: DB, accountId: number, now: string): Promise<void> {
+      await db
+        .updateTable("api_identifiers")
+        .set({ revoked_at: now })
+        .where("account_id", "=", accountId)
+        .where("sub_user_id", "is", null)
+        .where("revoked_at", "is", null)
+        .execute();
+    },
+
+    async findAccountEmail(db: DB, accountId: number): Promise<string | undefined> {
+      const row = await db.selectFrom("accounts").select("email").where("id", "=", accountId).executeTakeFirst();
+      return row?.email;
+    },
+
     /**
      * The caller behind an identifier hash, or undefined when unknown or revoked. A sub-user's
      * identifier whose sub-user row is gone is unknown too: without the row nothing says what it

@@ -79,3 +79,18 @@ export async function verifyOwnerPassword(ctx: Ctx, email: string, password: str
   const row = await ctx.repos.accounts.findOwnerPassword(ctx.db, email);
   return (await passwordMatches(password, row?.password_hash)) && row ? { accountId: row.id } : undefined;
 }
+
+/**
+ * A new identifier for the account's owner; every earlier one is revoked in the same transaction.
+ * Identifiers are stored only as hashes, so a lost one cannot be shown again: this is how it is
+ * recovered. Callers that cache identifiers (http/caller.ts) must forget theirs.
+ */
+export async function rotateOwnerIdentifier(ctx: Ctx, accountId: number): Promise<string> {
+  const identifier = newIdentifier();
+  const now = nowDatetime();
+  await inTransaction(ctx.db, async (trx) => {
+    await ctx.repos.accounts.revokeOwnerIdentifiers(trx, accountId, now);
+    await ctx.repos.accounts.insertIdentifier(trx, accountId, null, hashIdentifier(identifier), now);
+  });
+  return identifier;
+}

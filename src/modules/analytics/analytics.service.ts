@@ -42,3 +42,4 @@ export async function visits(ctx: Ctx, cache: ClosedDaysCache, q: SeriesQuery, n
   const { data, categories } = await series(ctx, cache, "visits", q, now);
   return { series: [{ name: "Visits", data: data[0] }], categories };
 }
+export { HOURS_OF_WEEK, hourOfWeekCounts } from "./hour-of-week.js";

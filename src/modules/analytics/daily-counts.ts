@@ -7,10 +7,13 @@ import { daysBetween } from "../guests/local-day.js";
 import { LOGIN_TYPES } from "../guests/login-types.js";
 import { type ClosedDaysCache, lastClosedDay } from "./closed-days-cache.js";
 
-/** logins: one number per login type, in the order of LOGIN_TYPES; visits: one number. */
-export type CountKind = "logins" | "visits";
+/**
+ * logins: one number per login type, in the order of LOGIN_TYPES; visits (distinct visitors),
+ * new_guests (first time at the location) and usage (octets): one number.
+ */
+export type CountKind = "logins" | "visits" | "new_guests" | "usage";
 
-export const WIDTH: Record<CountKind, number> = { logins: LOGIN_TYPES.length, visits: 1 };
+export const WIDTH: Record<CountKind, number> = { logins: LOGIN_TYPES.length, visits: 1, new_guests: 1, usage: 1 };
 
 const TYPE_INDEX = new Map<string, number>(LOGIN_TYPES.map((t, i) => [t.code, i]));
 
@@ -24,6 +27,8 @@ interface Pending {
 async function readRows(ctx: Ctx, kind: CountKind, ids: number[], from: string, to: string) {
   const repo = ctx.repos.analytics;
   if (kind === "visits") return (await repo.visitsByLocationDay(ctx.db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
+  if (kind === "new_guests") return (await repo.newGuestsByLocationDay(ctx.db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
+  if (kind === "usage") return (await repo.usageByLocationDay(ctx.db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
   const rows = await repo.loginsByLocationDay(ctx.db, ids, from, to);
   return rows.map((r) => ({ location_id: r.location_id, day: r.day, count: r.count, index: TYPE_INDEX.get(r.login_type) }));
 }

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { DB } from "../../db/database.js";
 import { PreparedQuery } from "../../db/prepared-query.js";
+import { ReadCache } from "../../db/read-cache.js";
 import type { CampaignsTable } from "../../db/schema.js";
 import { type RowLock, withRowLock } from "../../db/transaction.js";
 
@@ -9,6 +10,8 @@ export type CampaignRow = Selectable<CampaignsTable>;
 export function createCampaignRepository() {
   // Read on every portal page view and login: prepared once per database.
   const byId = new PreparedQuery(["id"], (db, p) => db.selectFrom("campaigns").selectAll().where("id", "=", p.id));
+  // ... and from memory while the catalogue does not change (rows are shared: never changed in place).
+  const rowCache = new ReadCache<number, CampaignRow>(10_000, true);
   const byFilename = new PreparedQuery(["filename"], (db, p) =>
     db.selectFrom("campaigns").selectAll().where("filename", "=", p.filename).where("deleted", "=", 0),
   );
@@ -70,7 +73,7 @@ export function createCampaignRepository() {
 
     /** Any campaign by id, deleted ones included. */
     async findById(db: DB, id: number): Promise<CampaignRow | undefined> {
-      return byId.first<CampaignRow>(db, { id });
+      return rowCache.get(db, id) ?? rowCache.load(db, id, () => byId.first<CampaignRow>(db, { id }));
     },
 
     async findLiveByFilename(db: DB, filename: string): Promise<CampaignRow | undefined> {

@@ -3,10 +3,13 @@
  * both keeping the daily aggregates that analytics read. The portal, RADIUS and the demo data
  * generator all record through here, never around it.
  */
+import { type Insertable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
-import { increment } from "../../db/dialect.js";
+import { NAMED_STATEMENT } from "../../db/postgres-pool.js";
+import type { PortalCredentialsTable } from "../../db/schema.js";
+import { counterShard, dialectOf, increment } from "../../db/dialect.js";
 import { toDbDatetime } from "../../db/time.js";
-import { localDay } from "./local-day.js";
+import { localDay, localDayHour } from "./local-day.js";
 import type { LoginType } from "./login-types.js";
 import { parseUserAgent } from "./user-agent.js";
 
@@ -37,6 +40,11 @@ export interface LoginInput {
   clientMac: string;
   userAgent: string;
   at?: Date;
+  /**
+   * A one-time RADIUS credential for this guest (src/radius/portal-credentials.ts), stored with the
+   * login: one commit, and a login that answered always has its credential.
+   */
+  credential?: Omit<Insertable<PortalCredentialsTable>, "guest_id">;
 }
 
 const PROFILE_LIMITS: Record<keyof GuestProfileInput, number> = {
@@ -70,10 +78,13 @@ function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
 export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId: number; loginId: number }> {
   const at = input.at ?? new Date();
   const now = toDbDatetime(at);
-  const day = localDay(at, input.timezone);
+  const { day, hour } = localDayHour(at, input.timezone);
   const profile = profileUpdate(input.profile);
   const agent = parseUserAgent(input.userAgent);
   const identity = input.identity.trim().toLowerCase().slice(0, 255);
+
+  const row: LoginRow = { input, now, day, hour, profile, agent, identity };
+  if (dialectOf(db) === "postgres") return recordLoginInOneStatement(db, row);
 
   return inTransaction(db, async (trx) => {
     const guest = await trx
@@ -110,11 +121,19 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
       .returning("id")
       .executeTakeFirstOrThrow();
 
-    await trx
+    const firstHere = await trx
       .insertInto("guest_locations")
       .values({ guest_id: guest.id, location_id: input.locationId, campaign_id: input.campaignId, first_login_at: now })
       .onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(firstHere.numInsertedOrUpdatedRows ?? 0) > 0) {
+      // A new guest of this location: counted on the day of the first login, for "new against returning".
+      await trx
+        .insertInto("daily_new_guests")
+        .values({ location_id: input.locationId, day, shard: counterShard(trx), count: 1 })
+        .onConflict((oc) => oc.columns(["location_id", "day", "shard"]).doUpdateSet({ count: increment("daily_new_guests.count") }))
+        .execute();
+    }
 
     if (input.clientMac) {
       await trx
@@ -126,13 +145,106 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
 
     await trx
       .insertInto("daily_logins")
-      .values({ location_id: input.locationId, day, login_type: input.loginType, count: 1 })
-      .onConflict((oc) => oc.columns(["location_id", "day", "login_type"]).doUpdateSet({ count: increment("daily_logins.count") }))
+      .values({ location_id: input.locationId, day, login_type: input.loginType, shard: counterShard(trx), count: 1 })
+      .onConflict((oc) => oc.columns(["location_id", "day", "login_type", "shard"]).doUpdateSet({ count: increment("daily_logins.count") }))
+      .execute();
+
+    await trx
+      .insertInto("hourly_logins")
+      .values({ location_id: input.locationId, day, hour, shard: counterShard(trx), count: 1 })
+      .onConflict((oc) => oc.columns(["location_id", "day", "hour", "shard"]).doUpdateSet({ count: increment("hourly_logins.count") }))
       .execute();
 
     await countVisit(trx, input.locationId, day, guest.id);
+    if (input.credential) await trx.insertInto("portal_credentials").values({ ...input.credential, guest_id: guest.id }).execute();
     return { guestId: guest.id, loginId: login.id };
   });
+}
+
+interface LoginRow {
+  input: LoginInput;
+  now: string;
+  day: string;
+  hour: number;
+  profile: GuestProfileInput;
+  agent: ReturnType<typeof parseUserAgent>;
+  identity: string;
+}
+
+/**
+ * PostgreSQL: the whole login as one statement of data-modifying CTEs, atomic by itself (or part
+ * of the caller's transaction): one round trip instead of ten, and the counter rows (sharded by
+ * connection) are locked only for the end of one statement and its commit.
+ */
+async function recordLoginInOneStatement(db: DB, r: LoginRow): Promise<{ guestId: number; loginId: number }> {
+  const { input, now, day, hour, profile, agent, identity } = r;
+  const shard = counterShard(db);
+  const profileCols = Object.keys(profile) as (keyof GuestProfileInput)[];
+  const guestCols = ["account_id", "social_network", "network_user_id", ...profileCols, "created_at", "updated_at"];
+  const guestValues = [input.accountId, input.loginType, identity, ...profileCols.map((k) => profile[k]), now, now];
+  const updates = [...profileCols, "updated_at"].map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
+  const loc = sql`${input.locationId}::integer`;
+  const dayText = sql`${day}::varchar`;
+  const nowText = sql`${now}::varchar`;
+  const result = await sql<{ guest_id: number; login_id: number }>`${sql.raw(NAMED_STATEMENT)}
+    with g as (
+      insert into guests (${sql.join(guestCols.map((c) => sql.ref(c)))}) values (${sql.join(guestValues)})
+      on conflict (account_id, social_network, network_user_id) do update set ${sql.join(updates)}
+      returning id
+    ), l as (
+      insert into logins (account_id, guest_id, location_id, campaign_id, device_id, login_type, client_mac, user_agent,
+        browser_name, os_name, os_version, device_type, device_brand, logged_at, local_day)
+      select ${input.accountId}::integer, g.id, ${loc}, ${input.campaignId}::integer, ${input.deviceId}::integer,
+        ${input.loginType}::varchar, ${input.clientMac}::varchar, ${input.userAgent.slice(0, 1024)}::varchar,
+        ${agent.browser_name}::varchar, ${agent.os_name}::varchar, ${agent.os_version}::varchar,
+        ${agent.device_type}::varchar, ${agent.device_brand}::varchar, ${nowText}, ${dayText}
+      from g
+      returning id
+    ), gl as (
+      insert into guest_locations (guest_id, location_id, campaign_id, first_login_at)
+      select g.id, ${loc}, ${input.campaignId}::integer, ${nowText} from g
+      on conflict (guest_id, location_id) do nothing
+      returning guest_id
+    ), dng as (
+      insert into daily_new_guests (location_id, day, shard, count)
+      select ${loc}, ${dayText}, ${shard}, 1 from gl
+      on conflict (location_id, day, shard) do update set count = daily_new_guests.count + 1
+    ), gm as (
+      insert into guest_macs (account_id, client_mac, guest_id, last_login_at)
+      select ${input.accountId}::integer, ${input.clientMac}::varchar, g.id, ${nowText} from g where ${input.clientMac}::varchar <> ''
+      on conflict (account_id, client_mac) do update set guest_id = excluded.guest_id, last_login_at = excluded.last_login_at
+    ), dl as (
+      insert into daily_logins (location_id, day, login_type, shard, count)
+      values (${loc}, ${dayText}, ${input.loginType}::varchar, ${shard}, 1)
+      on conflict (location_id, day, login_type, shard) do update set count = daily_logins.count + 1
+    ), hl as (
+      insert into hourly_logins (location_id, day, hour, shard, count)
+      values (${loc}, ${dayText}, ${hour}::integer, ${shard}, 1)
+      on conflict (location_id, day, hour, shard) do update set count = hourly_logins.count + 1
+    ), dv as (
+      insert into daily_visitors (location_id, day, guest_id)
+      select ${loc}, ${dayText}, g.id from g
+      on conflict (location_id, day, guest_id) do nothing
+      returning guest_id
+    ), dvs as (
+      insert into daily_visits (location_id, day, shard, count)
+      select ${loc}, ${dayText}, ${shard}, 1 from dv
+      on conflict (location_id, day, shard) do update set count = daily_visits.count + 1
+    )${credentialInsert(input.credential)}
+    select g.id as guest_id, l.id as login_id from g, l`.execute(db);
+  const out = result.rows[0];
+  if (!out) throw new Error("recording a login returned no row");
+  return { guestId: Number(out.guest_id), loginId: Number(out.login_id) };
+}
+
+/** The CTE that stores the login's credential, with the guest of `g`. */
+function credentialInsert(c: LoginInput["credential"]) {
+  if (!c) return sql``;
+  const cols = Object.keys(c) as (keyof typeof c)[];
+  return sql`, pc as (
+      insert into portal_credentials (${sql.join(cols.map((k) => sql.ref(k)))}, guest_id)
+      select ${sql.join(cols.map((k) => sql`${c[k] ?? null}::${sql.raw(k === "device_id" || k === "location_id" ? "integer" : "varchar")}`))}, g.id from g
+    )`;
 }
 
 /** Counts the guest as a visitor of the location on that local day, once per day. Returns true the first time. */
@@ -145,8 +257,8 @@ export async function countVisit(db: DB, locationId: number, day: string, guestI
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
   await db
     .insertInto("daily_visits")
-    .values({ location_id: locationId, day, count: 1 })
-    .onConflict((oc) => oc.columns(["location_id", "day"]).doUpdateSet({ count: increment("daily_visits.count") }))
+    .values({ location_id: locationId, day, shard: counterShard(db), count: 1 })
+    .onConflict((oc) => oc.columns(["location_id", "day", "shard"]).doUpdateSet({ count: increment("daily_visits.count") }))
     .execute();
   return true;
 }

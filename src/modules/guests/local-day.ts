@@ -15,6 +15,33 @@ export function localDay(at: Date, timeZone: string): string {
   return formatter(timeZone).format(at);
 }
 
+const hourFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The local day of `at` in `timeZone` (as `localDay`) and the wall-clock hour, 0-23, on it. */
+export function localDayHour(at: Date, timeZone: string): { day: string; hour: number } {
+  let f = hourFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit" });
+    hourFormatters.set(timeZone, f);
+  }
+  let year = "";
+  let month = "";
+  let day = "";
+  let hour = 0;
+  for (const p of f.formatToParts(at)) {
+    if (p.type === "year") year = p.value;
+    else if (p.type === "month") month = p.value;
+    else if (p.type === "day") day = p.value;
+    else if (p.type === "hour") hour = Number(p.value) % 24;
+  }
+  return { day: `${year}-${month}-${day}`, hour };
+}
+
+/** Monday 0 .. Sunday 6 of a day (`YYYY-MM-DD`). */
+export function weekdayOf(day: string): number {
+  return (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+}
+
 /** Every day from `from` to `to` inclusive (`YYYY-MM-DD`). */
 export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];

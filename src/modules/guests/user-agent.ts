@@ -1,4 +1,5 @@
 /** User agent -> browser, OS, device type and brand, as guest profiles report them. */
+import { LRUCache } from "lru-cache";
 import { UAParser } from "ua-parser-js";
 
 export interface ParsedAgent {
@@ -9,7 +10,19 @@ export interface ParsedAgent {
   device_brand: string;
 }
 
+/** A memo of a pure function: guests' phones repeat the same few thousand agents, and parsing one costs far more than a login's other CPU work. */
+const parsed = new LRUCache<string, Readonly<ParsedAgent>>({ max: 5_000 });
+
 export function parseUserAgent(ua: string): ParsedAgent {
+  let hit = parsed.get(ua);
+  if (!hit) {
+    hit = Object.freeze(parseFresh(ua));
+    parsed.set(ua, hit);
+  }
+  return { ...hit };
+}
+
+function parseFresh(ua: string): ParsedAgent {
   const r = new UAParser(ua.slice(0, 1024)).getResult();
   return {
     browser_name: r.browser.name ?? "",

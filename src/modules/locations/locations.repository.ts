@@ -10,7 +10,7 @@ export type LocationOptionsRow = Selectable<LocationOptionsTable>;
 
 export function createLocationRepository() {
   // get-location is the hottest read of the API; while nothing is written its rows come from memory.
-  const rowCache = new ReadCache<number, LocationRow>();
+  const rowCache = new ReadCache<number, LocationRow>(10_000, true);
   // Every portal page view starts here: prepared once per database.
   const bySlug = new PreparedQuery(["slug"], (db, p) =>
     db.selectFrom("locations").selectAll().where("portal_slug", "=", p.slug).where("deleted", "=", 0),

@@ -21,6 +21,28 @@ export interface MerakiState {
   cont: string;
 }
 
+export interface UnifiState {
+  kind: "unifi";
+  /** The site of the redirect's path (the controller's own site is what the grant names). */
+  site: string;
+  /** The AP's MAC, canonical: the grant's ap_mac. */
+  ap: string;
+}
+
+export interface OmadaState {
+  kind: "omada";
+  /** Omada's site id as the EAP or gateway sent it (checked: letters, digits, - and _). */
+  site: string;
+  /** Whether an EAP (apMac, ssidName, radioId) or a gateway (gatewayMac, vid) sent the guest. */
+  via: "ap" | "gateway";
+  /** The EAP's or gateway's MAC, canonical. */
+  ap: string;
+  ssid: string;
+  radio: number;
+  vid: number;
+}
+
+
 /** openNDS FAS (opennds.ts): what the hand-off needs; the faskey is the device's secret, looked up at login. */
 export interface OpenNdsState {
   kind: "opennds";
@@ -89,7 +111,17 @@ export interface CambiumState {
   orig: string;
 }
 
-export type GatewayState = CoovaState | MerakiState | OpenNdsState | MikrotikState | MerakiSignOnState | ArubaState | RuckusState | CambiumState;
+export type GatewayState =
+  | CoovaState
+  | MerakiState
+  | UnifiState
+  | OmadaState
+  | OpenNdsState
+  | MikrotikState
+  | MerakiSignOnState
+  | ArubaState
+  | RuckusState
+  | CambiumState;
 
 /** A gateway redirect, parsed; the AP still has to be found among registered devices. */
 export interface GatewayArrival {

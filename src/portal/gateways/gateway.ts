@@ -12,6 +12,7 @@ import { parseMeraki } from "./meraki.js";
 import { parseMerakiSignOn } from "./meraki-signon.js";
 import { parseRuckus } from "./ruckus.js";
 import { parseMikrotik } from "./mikrotik.js";
+import { parseOmada } from "./omada.js";
 
 export type { GatewayArrival, GatewayParse, GatewayState } from "./gateway-types.js";
 
@@ -27,6 +28,7 @@ export function parseGateway(input: GatewayParseInput): GatewayParse {
   const q = input.query;
   if (q.uamip !== undefined || q.challenge !== undefined) return parseCoova(q, input.rawUrls, input.coovaUamSecret);
   if (q.base_grant_url !== undefined) return parseMeraki(q);
+  if (q.clientMac !== undefined) return parseOmada(q);
   if (q["link-login-only"] !== undefined) return parseMikrotik(q);
   if (q.login_url !== undefined) return parseMerakiSignOn(q);
   if (q.ga_srvr !== undefined) return parseCambium(q, input.rawUrls[0] ?? "");
@@ -73,6 +75,8 @@ export function targetAllowed(arrival: GatewayArrival, apAddress: string): boole
   if (arrival.state.kind === "coova") return isLocalAddress(host);
   if (LAN_TARGET_KINDS.has(arrival.state.kind)) return isLocalAddress(host);
   if (arrival.state.kind === "aruba") return host === ARUBA_SECURELOGIN || isLocalAddress(host);
+  // Controller families: the grant goes to the location's own controller, nothing to the query's hosts.
+  if (arrival.state.kind === "unifi" || arrival.state.kind === "omada") return true;
   const cloud = host === "network-auth.com" || host.endsWith(".network-auth.com");
   if (arrival.state.kind === "meraki-signon") return arrival.state.login.startsWith("https://") && cloud;
   if (arrival.state.kind !== "meraki") return false;

@@ -19,7 +19,7 @@ export function openNdsRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.get<{ Params: { slug: string } }>(path, { schema: { hide: true } }, async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const arrival = await resolveOpenNdsArrival(deps.ctx, { slug: request.params.slug }, query, true);
-    const ctx = await resolveLocationPage(deps.ctx, request.params.slug, arrival);
+    const ctx = await resolveLocationPage(deps.ctx, request.params.slug, arrival, deps.pages);
     return showPage(request, reply, deps, ctx);
   });
 

@@ -99,12 +99,19 @@ export interface OpenNdsHandoffInput {
 }
 
 /** Levels 1 and 2: the router's authdir URL; level 3: the grant is queued for authmon and the guest sees the connected page. */
-export async function openNdsHandoff(ctx: RadiusCtx, config: Readonly<Config>, input: OpenNdsHandoffInput, at = new Date()): Promise<{ url: string } | { queued: true }> {
+export async function openNdsHandoff(
+  ctx: RadiusCtx,
+  config: Readonly<Config>,
+  input: OpenNdsHandoffInput,
+  at = new Date(),
+): Promise<{ url: string; seconds: number } | { queued: true; seconds: number }> {
   const { gw, location } = input;
   const device = await findDeviceByMac(ctx, gw.mac);
   if (!device || device.id !== input.deviceId || device.location_id !== location.id) throw portalErrors.unknownAccessPoint();
   const limits = await limitsFor(ctx, location, input.guestId, at);
-  if (gw.level !== 3) return { url: openNdsAuthUrl(gw, device.radius_secret, input.redir || config.publicUrl, limits) };
+  // How long the router lets the guest in (openNDS's own session timeout when the location sets none: a day here).
+  const seconds = limits.sessionMinutes > 0 ? limits.sessionMinutes * 60 : 86_400;
+  if (gw.level !== 3) return { url: openNdsAuthUrl(gw, device.radius_secret, input.redir || config.publicUrl, limits), seconds };
   const rhid = openNdsToken(gw.hid, device.radius_secret);
   await insertGrant(ctx.db, {
     location_id: location.id,
@@ -115,7 +122,7 @@ export async function openNdsHandoff(ctx: RadiusCtx, config: Readonly<Config>, i
     created_at: toDbDatetime(at),
     expires_at: toDbDatetime(new Date(at.getTime() + config.radius.credentialTtlSeconds * 1000)),
   });
-  return { queued: true };
+  return { queued: true, seconds };
 }
 
 const AUTH_GET = new Set(["list", "view", "clear", "deauthed", "custom"]);
