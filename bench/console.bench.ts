@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnalyticsData } from "./support/analytics-data.js";
 import { type LatencyResult, measureLatency } from "./support/latency.js";
-import { type Target, startTarget } from "./support/target.js";
+import { type Target, withTarget } from "./support/target.js";
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const LOGINS = Number(process.env.BENCH_ANALYTICS_LOGINS ?? 1_000_000);
@@ -78,14 +78,8 @@ async function exportRate(base: string, i: AppInfo, cookie: string): Promise<{ r
   return { rows: lines - 1, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
 }
 
-async function withTarget<T>(args: string[], fn: (t: Target<AppInfo>) => Promise<T>): Promise<T> {
-  const t = await startTarget<AppInfo>(TARGET, args, 20 * 60_000);
-  try {
-    return await fn(t);
-  } finally {
-    await t.stop();
-  }
-}
+/** Building a million logins takes minutes on a busy machine. */
+const withAppTarget = <R>(args: string[], fn: (t: Target<AppInfo>) => Promise<R>) => withTarget<AppInfo, R>(TARGET, args, 20 * 60_000, fn);
 
 export default async function run(): Promise<void> {
   const file = join(tmpdir(), `guestwifi-console-bench-${randomBytes(4).toString("hex")}.db`);
@@ -100,7 +94,7 @@ export default async function run(): Promise<void> {
       ["SQLite", ["app", `sqlite:${file}`, "", String(LOGINS)]],
       ["PostgreSQL", ["app", PG_URL, schema, String(LOGINS)]],
     ] as const) {
-      await withTarget([...args], async (t) => {
+      await withAppTarget([...args], async (t) => {
         const i = t.info;
         const base = `http://127.0.0.1:${i.port}`;
         console.log(`\n${dialect}: ${i.logins.toLocaleString("en")} logins, ${i.guests.toLocaleString("en")} guests, built in ${i.buildSeconds.toFixed(0)} s`);
@@ -120,7 +114,7 @@ export default async function run(): Promise<void> {
         }
         if (baseline.size === 0) {
           const routes = Object.fromEntries(bodies.map((b, n) => [`/bare/${n}`, b]));
-          await withTarget(["bare", JSON.stringify(routes)], async (bare) => {
+          await withAppTarget(["bare", JSON.stringify(routes)], async (bare) => {
             for (const n of QUERIES.keys()) baseline.set(QUERIES[n].name, await measureLatency(`http://127.0.0.1:${bare.info.port}/bare/${n}`, {}, SEQUENTIAL, 50));
           });
         }

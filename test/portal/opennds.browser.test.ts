@@ -7,22 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { type Server, createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
+import { freeTcpPort } from "../helpers/ports.js";
 import { type NdsRouter, startNdsRouter } from "./opennds-stand-in.js";
 import { PortalClient, type World, makeWorld, randomMac } from "./portal-world.js";
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 /** 3600 s, 256,000 B/s up, 1,250,000 B/s down, a daily cap of 10,240,000 bytes. */
 const OPTIONS = { session_time_limit: 3600, max_bandwidth_up: 256_000, max_bandwidth: 1_250_000, daily_bandwidth_cap: 10_240_000 };
@@ -39,7 +31,7 @@ for (const dialect of DIALECTS) {
       landing = createHttpServer((_req, res) => res.writeHead(200, { "content-type": "text/html", connection: "close" }).end("<!doctype html><title>Landed</title><h1>Landed</h1>"));
       await new Promise<void>((resolve) => landing.listen(0, "127.0.0.1", resolve));
       landingUrl = `http://127.0.0.1:${(landing.address() as { port: number }).port}/news`;
-      const port = await freePort();
+      const port = await freeTcpPort();
       t = await createTestApp(dialect, { PUBLIC_URL: `http://127.0.0.1:${port}`, PORTAL_SECRET: "nds-portal-secret", PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000" });
       await t.app.listen({ host: "127.0.0.1", port });
       browser = await launchChromium();

@@ -13,24 +13,16 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Server, createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { launchChromium } from "../helpers/browser.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
+import { freeTcpPort } from "../helpers/ports.js";
 import { radclient } from "../radius/radclient.js";
 import { type World, makeWorld, randomMac, setApAddress } from "./portal-world.js";
 import { type GatewayClient, type GatewayFamilySpec, type RadiusGateway, startRadiusGateway } from "./radius-gateway-stand-in.js";
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 /** 3600 s; 256,000 B/s up (2,048 kbit/s), 1,250,000 B/s down (10 Mbit/s); a cap of 6e9 bytes (above 4 GiB). */
 const OPTIONS = { session_time_limit: 3600, max_bandwidth_up: 256_000, max_bandwidth: 1_250_000, daily_bandwidth_cap: 6_000_000_000 };
@@ -313,7 +305,7 @@ for (const dialect of DIALECTS) {
       await new Promise<void>((resolve) => landing.listen(0, "127.0.0.1", resolve));
       landingUrl = `http://127.0.0.1:${(landing.address() as { port: number }).port}/welcome`;
       tls = selfSignedCertificate();
-      const port = await freePort();
+      const port = await freeTcpPort();
       t = await createTestApp(dialect, {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         PORTAL_SECRET: "gateways-portal-secret",
