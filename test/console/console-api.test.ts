@@ -329,6 +329,24 @@ for (const dialect of DIALECTS) {
       assert.equal((await search("02:AA:00:00:00:01")).data.length, 0, "never another account's guest");
       assert.equal((await search("100%_")).data.length, 0, "LIKE wildcards are literal");
 
+      assert.equal((await search("gr")).data.length, 30, "two letters: matched without the trigram index");
+
+      // The search index follows changes and deletions of guests, whoever makes them.
+      const renamed = byMac.data[0].id;
+      await t.db.updateTable("guests").set({ full_name: "Katherine Johnson" }).where("id", "=", renamed).execute();
+      assert.deepEqual((await search("katherine")).data.map((g) => g.id), [renamed]);
+      // (its e-mail, grace.hopper59@, still has "grace" in it: search for the name as written)
+      const graces = (await search("grace hopper")).data;
+      assert.equal(graces.length, 29, "the old name no longer finds the renamed guest");
+      assert.ok(!graces.some((g) => g.id === renamed));
+      const gone = (await search("alan.turing10@")).data[0].id;
+      await t.db.deleteFrom("guest_macs").where("guest_id", "=", gone).execute();
+      await t.db.deleteFrom("guest_locations").where("guest_id", "=", gone).execute();
+      await t.db.deleteFrom("daily_visitors").where("guest_id", "=", gone).execute();
+      await t.db.deleteFrom("logins").where("guest_id", "=", gone).execute();
+      await t.db.deleteFrom("guests").where("id", "=", gone).execute();
+      assert.equal((await search("alan.turing10@")).data.length, 0);
+
       const profile = await api(t, s, "GET", "/console/api/guest", { id: byMac.data[0].id });
       assert.equal(profile.statusCode, 200);
       assert.equal(profile.json().data.logins.length, 1);

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
+import { dialectOf } from "../../db/dialect.js";
 import type { GuestsTable, LoginsTable } from "../../db/schema.js";
 
 export type GuestRow = Selectable<GuestsTable>;
@@ -217,8 +218,9 @@ export function createGuestRepository() {
 
     /**
      * The console's guest search: newest first, keyset-paged by id (`beforeId`), matching part of the
-     * name, e-mail or phone number, or exactly one of the guest's MACs (`mac`, canonical). Driven by
-     * guests_account_id: a page costs the same however deep it is.
+     * name, e-mail or phone number (through a trigram index on either database), or exactly one of the
+     * guest's MACs (`mac`, canonical). Without a text, driven by guests_account_id: a page costs the
+     * same however deep it is.
      */
     async search(
       db: DB,
@@ -232,25 +234,19 @@ export function createGuestRepository() {
       if (q.beforeId !== null) query = query.where("g.id", "<", q.beforeId);
       if (q.mac !== null) {
         const mac = q.mac;
-        query = query.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom("guest_macs as m")
-              .select("m.guest_id")
-              .whereRef("m.guest_id", "=", "g.id")
-              .where("m.account_id", "=", accountId)
-              .where("m.client_mac", "=", mac),
-          ),
-        );
+        // The MAC's guests by the primary key of guest_macs first, not a probe per guest.
+        query = query.where("g.id", "in", db.selectFrom("guest_macs as m").select("m.guest_id").where("m.account_id", "=", accountId).where("m.client_mac", "=", mac));
       } else if (q.text !== "") {
-        const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where((eb) =>
-          eb.or([
-            eb(sql`lower(g.full_name)`, "like", sql`${pattern} escape '\\'`),
-            eb(sql`lower(g.email)`, "like", sql`${pattern} escape '\\'`),
-            eb(sql`g.phone_number`, "like", sql`${pattern} escape '\\'`),
-          ]),
-        );
+        const text = q.text.toLowerCase();
+        if (dialectOf(db) === "sqlite" && [...text].length >= 3) {
+          // The trigram index (migration 2026-12-14T0100): a phrase is a substring, any case.
+          const phrase = `"${text.replace(/"/g, '""')}"`;
+          query = query.where("g.id", "in", sql<number>`(select rowid from guest_search where guest_search match ${phrase})`);
+        } else {
+          // PostgreSQL's GIN trigram index serves this LIKE by itself (on this very expression).
+          const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+          query = query.where(sql`lower(g.full_name || ' ' || g.email || ' ' || g.phone_number)`, "like", sql`${pattern} escape '\\'`);
+        }
       }
       return query.orderBy("g.id", "desc").limit(q.limit).execute();
     },
