@@ -80,6 +80,31 @@ describe("read cache of location rows (SQLite)", () => {
     }
   });
 
+  it("keeps catalogue rows across writes to other tables (logins), not across catalogue writes", async () => {
+    const file = join(tmpdir(), `guestwifi-cache-${randomBytes(5).toString("hex")}.db`);
+    const db = createDatabase(`sqlite:${file}`);
+    try {
+      await migrateToLatest(db);
+      const repos = createRepositories();
+      const { accountId } = await createAccount({ db, repos }, "catalogue@example.com");
+      const id = await repos.locations.insert(db, loc(accountId, "Kept"));
+      const any = changeGeneration(db);
+      const catalogue = changeGeneration(db, true);
+      await db.insertInto("rate_limit_hits").values({ key: "k", window_start: 1, hits: 1 }).execute();
+      assert.notEqual(changeGeneration(db), any, "any write moves the plain token");
+      assert.equal(changeGeneration(db, true), catalogue, "a write elsewhere leaves the catalogue's");
+      await repos.devices.markHeard(db, 12345, "2026-01-01 00:00:00"); // a prepared statement on devices
+      assert.notEqual(changeGeneration(db, true), catalogue, "a catalogue write moves it");
+      const again = changeGeneration(db, true);
+      await repos.locations.update(db, id, { name: "Renamed" });
+      assert.notEqual(changeGeneration(db, true), again);
+      assert.equal((await repos.locations.findOwned(db, accountId, [id]))[0].name, "Renamed");
+    } finally {
+      await db.destroy();
+      for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+    }
+  });
+
   it("caches nothing on PostgreSQL unless the rows are catalogue rows", async () => {
     const pg = await createTestDb("postgres");
     try {

@@ -1,0 +1,17 @@
+/**
+ * The catalogue: the tables of what an operator sets up (accounts, identifiers, sub-users,
+ * locations and their options, devices, campaigns), which hot reads keep in memory. They change
+ * rarely; logins, visits and accounting never write them. Read caches that hold only their rows
+ * are dropped on a write to one of them, not on every write (see changeGeneration).
+ */
+export const CATALOGUE_TABLES = ["accounts", "api_identifiers", "sub_users", "locations", "location_options", "devices", "campaigns"] as const;
+
+/** A statement that writes a catalogue table, as Kysely and our SQL spell it. */
+const CATALOGUE_WRITE = new RegExp(
+  `^\\s*(?:insert\\s+into|update|delete\\s+from|truncate)\\s+(?:table\\s+)?"?(?:${CATALOGUE_TABLES.join("|")})"?[\\s(]`,
+  "i",
+);
+
+export function writesCatalogue(sqlText: unknown): boolean {
+  return typeof sqlText === "string" && CATALOGUE_WRITE.test(sqlText);
+}
