@@ -12,6 +12,13 @@ const CATALOGUE_WRITE = new RegExp(
   "i",
 );
 
+/**
+ * Marking an access point heard from (`last_heard_at` alone, at most once a minute per AP and
+ * instance) is not a change of the catalogue: what caches hold of a device does not depend on it.
+ * The PostgreSQL trigger on devices leaves that column out the same way.
+ */
+const HEARD_ONLY = /^\s*update\s+"?devices"?\s+set\s+"?last_heard_at"?\s*=\s*(?:\?|\$\d+)\s+where\s/i;
+
 export function writesCatalogue(sqlText: unknown): boolean {
-  return typeof sqlText === "string" && CATALOGUE_WRITE.test(sqlText);
+  return typeof sqlText === "string" && CATALOGUE_WRITE.test(sqlText) && !HEARD_ONLY.test(sqlText);
 }

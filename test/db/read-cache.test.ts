@@ -93,7 +93,9 @@ describe("read cache of location rows (SQLite)", () => {
       await db.insertInto("rate_limit_hits").values({ key: "k", window_start: 1, hits: 1 }).execute();
       assert.notEqual(changeGeneration(db), any, "any write moves the plain token");
       assert.equal(changeGeneration(db, true), catalogue, "a write elsewhere leaves the catalogue's");
-      await repos.devices.markHeard(db, 12345, "2026-01-01 00:00:00"); // a prepared statement on devices
+      await repos.devices.markHeard(db, 12345, "2026-01-01 00:00:00"); // last_heard_at alone: not a change
+      assert.equal(changeGeneration(db, true), catalogue, "marking an AP heard from leaves it");
+      await repos.devices.assignLocation(db, 12345, null, "2026-01-01 00:00:00");
       assert.notEqual(changeGeneration(db, true), catalogue, "a catalogue write moves it");
       const again = changeGeneration(db, true);
       await repos.locations.update(db, id, { name: "Renamed" });
@@ -147,6 +149,11 @@ describe("read cache of location rows on PostgreSQL, two instances", () => {
         await trx.updateTable("locations").set({ name: "Unannounced" }).where("id", "=", id).execute();
       });
       assert.equal(await nameOnB(), "Before", "served from B's memory");
+      // Marking an AP heard from (last_heard_at alone) announces nothing and drops nothing.
+      const kept = changeGeneration(b, true);
+      await reposA.devices.markHeard(a, 12345, "2026-01-01 00:00:00");
+      await sleep(50);
+      assert.equal(changeGeneration(b, true), kept);
       // A's write: B drops its rows as soon as the commit's notification arrives.
       await reposA.locations.update(a, id, { name: "Written on A" });
       const waited = await until(async () => (await nameOnB()) === "Written on A", "seen on B", 1_000);
