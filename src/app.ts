@@ -13,6 +13,7 @@ import type { Config } from "./config.js";
 import type { DB } from "./db/database.js";
 import { isDatabaseUnavailable } from "./db/database-errors.js";
 import { AppError, httpErrors } from "./errors.js";
+import { consolePlugin, consoleSessionCaller } from "./console/console.plugin.js";
 import { createLogger } from "./logger.js";
 import { ErrorResponse, createApiRouter } from "./http/api-route.js";
 import { registerMetricsRoute } from "./http/metrics-route.js";
@@ -165,7 +166,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerMetricsRoute(app, metrics, config.metricsToken);
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  const api = await createApiRouter(app, { deps, config, lookupCaller: (identifier) => findCaller(deps, identifier) });
+  const api = await createApiRouter(app, {
+    deps,
+    config,
+    lookupCaller: (identifier) => findCaller(deps, identifier),
+    sessionCaller: consoleSessionCaller(deps),
+  });
   registerApiModules(api);
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -194,8 +200,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     return renderError(err);
   });
 
-  // Registered after the handlers so that its encapsulated context inherits them.
+  // Registered after the handlers so that their encapsulated contexts inherit them.
   await app.register(portalPlugin, { ctx: deps, metrics });
+  await app.register(consolePlugin, { deps, forgetOwner: (accountId: number) => api.forgetOwner(accountId) });
 
   return app;
 }

@@ -149,6 +149,26 @@ export interface Config {
   smsMaxAttempts: number;
   /** Texts a location may send per local day, counted in the database. */
   smsDailyBudgetPerLocation: number;
+  /**
+   * SECRET_BOX_KEY: the AES-256 key (32 bytes, base64 or hex) that seals controller credentials at
+   * rest. Unset: one is generated once and kept in the database's service_secrets table.
+   */
+  secretBoxKey: Buffer | undefined;
+  /** Bound on each call to a UniFi or Omada controller (CONTROLLER_TIMEOUT_MS). */
+  controllerTimeoutMs: number;
+}
+
+/** A 32-byte key written as 64 hex digits or as base64 (url-safe or not). */
+function key32(env: Env, name: string): Buffer | undefined {
+  const raw = optional(env, name)?.trim();
+  if (raw === undefined) return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, "hex")
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
+      ? Buffer.from(raw.replace(/-/g, "+").replace(/_/g, "/"), "base64")
+      : undefined;
+  if (key?.length !== 32) throw new ConfigError(`${name} must be 32 bytes written as 64 hex digits or as base64`);
+  return key;
 }
 
 const OAUTH_DEFAULTS: Record<keyof Config["oauth"], Omit<OAuthProviderConfig, "clientId" | "clientSecret">> = {
@@ -282,6 +302,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     smsCodeTtlSeconds: int(env, "SMS_CODE_TTL", 600, 30, 86400),
     smsMaxAttempts: int(env, "SMS_MAX_ATTEMPTS", 5, 1, 100),
     smsDailyBudgetPerLocation: int(env, "SMS_DAILY_BUDGET_PER_LOCATION", 300, 1, 1_000_000),
+    secretBoxKey: key32(env, "SECRET_BOX_KEY"),
+    controllerTimeoutMs: int(env, "CONTROLLER_TIMEOUT_MS", 8000, 500, 120_000),
   };
   return Object.freeze(config);
 }

@@ -5,6 +5,10 @@
 export const PORTAL_PREFIX = "/portal/";
 export const PORTAL_LOCATION_PREFIX = "/portal/l/";
 export const PORTAL_CAMPAIGN_PREFIX = "/portal/c/";
+/** Where UniFi sends guests: `http://<portal address>/guest/s/<site>/`, a path UniFi fixes. */
+export const UNIFI_GUEST_PREFIX = "/guest/s/";
+/** The RFC 8908 captive-portal API of a location: `/portal/l/<slug>` + this. */
+export const CAPTIVE_API_SUFFIX = "/captive-portal-api";
 
 export function locationPortalUrl(publicUrl: string, slug: string): string {
   return `${publicUrl}${PORTAL_LOCATION_PREFIX}${slug}`;
@@ -12,4 +16,9 @@ export function locationPortalUrl(publicUrl: string, slug: string): string {
 
 export function campaignPageUrl(publicUrl: string, filename: string): string {
   return `${publicUrl}${PORTAL_CAMPAIGN_PREFIX}${filename}`;
+}
+
+/** The RFC 8908 API URI of a location, to announce by DHCP option 114 or an IPv6 RA (RFC 8910). */
+export function captivePortalApiUrl(publicUrl: string, slug: string): string {
+  return `${locationPortalUrl(publicUrl, slug)}${CAPTIVE_API_SUFFIX}`;
 }

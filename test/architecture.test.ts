@@ -18,7 +18,7 @@ const LAYERS: { name: string; has: (file: string) => boolean }[] = [
   { name: "modules", has: (f) => f.startsWith("src/modules/") },
   { name: "radius", has: (f) => f.startsWith("src/radius/") },
   { name: "portal", has: (f) => f.startsWith("src/portal/") },
-  { name: "app", has: (f) => /^src\/(app|app-deps|server)\.ts$/.test(f) || f.startsWith("src/cli/") },
+  { name: "app", has: (f) => /^src\/(app|app-deps|server)\.ts$/.test(f) || f.startsWith("src/cli/") || f.startsWith("src/console/") },
 ];
 
 function sourceFiles(dir: string, out: string[] = []): string[] {

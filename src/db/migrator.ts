@@ -15,9 +15,13 @@ import * as ownerPasswordsAndGuestExport from "./migrations/2026-12-05T0000-owne
 import * as liveSessions from "./migrations/2026-12-08T0000-live-sessions.js";
 import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js";
 import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
-import * as notifyCatalogueChanges from "./migrations/2026-12-13T0000-notify-catalogue-changes.js";
+import * as controllers from "./migrations/2026-12-11T0000-controllers.js";
+import * as portalGrants from "./migrations/2026-12-11T0100-portal-grants.js";
+import * as openNdsGrants from "./migrations/2026-12-12T0000-opennds-grants.js";
 import * as hourlyLogins from "./migrations/2026-12-13T0000-hourly-logins.js";
 import * as loginCounterShards from "./migrations/2026-12-13T0000-login-counter-shards.js";
+import * as notifyCatalogueChanges from "./migrations/2026-12-13T0000-notify-catalogue-changes.js";
+import * as consoleSessions from "./migrations/2026-12-14T0000-console.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -27,9 +31,13 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-08T0000-live-sessions", liveSessions],
   ["2026-12-09T0000-service-secrets", serviceSecrets],
   ["2026-12-10T0000-rate-limit-hits", rateLimitHits],
+  ["2026-12-11T0000-controllers", controllers],
+  ["2026-12-11T0100-portal-grants", portalGrants],
+  ["2026-12-12T0000-opennds-grants", openNdsGrants],
   ["2026-12-13T0000-hourly-logins", hourlyLogins],
   ["2026-12-13T0000-login-counter-shards", loginCounterShards],
   ["2026-12-13T0000-notify-catalogue-changes", notifyCatalogueChanges],
+  ["2026-12-14T0000-console", consoleSessions],
 ];
 
 const TABLE = "kysely_migration";

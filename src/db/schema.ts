@@ -250,6 +250,68 @@ export interface RateLimitHitsTable {
   hits: number;
 }
 
+export interface ControllersTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** unifi or omada */
+  type: string;
+  url: string;
+  site: string;
+  /** password or api_key */
+  auth: string;
+  /** The username and password, or the API key, sealed (src/db/secret-box.ts). */
+  credentials: string;
+  /** SHA-256 of the controller's certificate, 64 upper-case hex digits, or "" (the usual CA checks). */
+  tls_fingerprint: Generated<string>;
+  date_created: string;
+  last_modified: string;
+}
+
+export interface LocationControllersTable {
+  location_id: number;
+  controller_id: number;
+}
+
+export interface PortalGrantsTable {
+  id: Generated<number>;
+  location_id: number;
+  client_ip: string;
+  client_mac: string;
+  granted_at: string;
+  expires_at: string;
+}
+
+export interface ConsoleSessionsTable {
+  /** SHA-256 (hex) of the session cookie's token. */
+  id: string;
+  account_id: number;
+  sub_user_id: number | null;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface DailyNewGuestsTable {
+  location_id: number;
+  day: string;
+  /** Counter shard (see counterShard in dialect.ts); readers sum the shards. */
+  shard: Generated<number>;
+  count: number;
+}
+
+export interface OpenNdsGrantsTable {
+  id: Generated<number>;
+  location_id: number;
+  device_id: number;
+  gateway_hash: string;
+  rhid: string;
+  entry: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -272,4 +334,10 @@ export interface Database {
   sms_codes: SmsCodesTable;
   service_secrets: ServiceSecretsTable;
   rate_limit_hits: RateLimitHitsTable;
+  controllers: ControllersTable;
+  location_controllers: LocationControllersTable;
+  portal_grants: PortalGrantsTable;
+  console_sessions: ConsoleSessionsTable;
+  daily_new_guests: DailyNewGuestsTable;
+  opennds_grants: OpenNdsGrantsTable;
 }

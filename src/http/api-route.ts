@@ -10,6 +10,7 @@
  * is none, with typed values and the records. A writing route runs references, checks and handler
  * in one transaction, references locking their rows: what was checked still holds when it acts.
  */
+import { timingSafeEqual } from "node:crypto";
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -85,6 +86,8 @@ export class SerializedJson<T> {
 
 export interface ApiRouter<D> {
   route<S extends TObject, R extends RefMap<D>, Out extends TSchema>(def: ApiRouteDef<D, S, R, Out>): void;
+  /** Forgets the cached identifiers of an account's owner (after a rotation): the old one stops at once here. */
+  forgetOwner(accountId: number): void;
 }
 
 export const ErrorResponse = Type.Object(
@@ -119,11 +122,34 @@ function checkAccess(access: Access, caller: Caller): void {
   if (access === "manage-sub-users" && caller.subUserId !== null) throw httpErrors.subUserManagement();
 }
 
+/** A caller signed in by a cookie (the console), and the CSRF token its writes must carry. */
+export interface SessionCaller {
+  caller: Caller;
+  csrfToken: string;
+}
+
 export interface ApiRouterOptions<D> {
   deps: D;
   config: Readonly<Config>;
   /** How an identifier becomes a caller (the accounts module's look-up). */
   lookupCaller: CallerLookup;
+  /**
+   * The caller of a request that names no identifier but carries a console session cookie, or
+   * undefined. Such a call that writes, or is not a GET, must send the session's CSRF token in the
+   * `x-csrf-token` header.
+   */
+  sessionCaller?: (request: FastifyRequest) => Promise<SessionCaller | undefined>;
+}
+
+/** The CSRF header does not match the session's token (cookie-authenticated calls only). */
+function csrfRefused(): AppError {
+  return new AppError(403, { identifier: ["The console session's CSRF token is missing or wrong. Reload the page."] });
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
@@ -207,7 +233,15 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
       // After the body is parsed (the identifier may be in it), before the caller is looked up.
       ...(limit ? { preValidation: (request: FastifyRequest) => limit.beforeLookup(request) } : {}),
       preHandler: async (request) => {
-        const caller = await callers.resolve(identifierOf(request));
+        const identifier = identifierOf(request);
+        const session = identifier === undefined && opts.sessionCaller ? await opts.sessionCaller(request) : undefined;
+        if (session) {
+          if (writes || request.method !== "GET") {
+            const token = request.headers["x-csrf-token"];
+            if (typeof token !== "string" || !sameToken(token, session.csrfToken)) throw csrfRefused();
+          }
+        }
+        const caller = session ? session.caller : await callers.resolve(identifier);
         await limit?.afterLookup(request, caller);
         checkAccess(def.access, caller);
         request.caller = caller;
@@ -233,7 +267,7 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
     });
   }
 
-  return { route };
+  return { route, forgetOwner: (accountId) => callers.forgetOwner(accountId) };
 }
 
 /** A success body: `status: "success"` and the given keys. */

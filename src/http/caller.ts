@@ -60,6 +60,13 @@ export class CallerResolver {
     return identifier === undefined ? undefined : this.cache.get(identifier.trim());
   }
 
+  /** Drops the cached identifiers of an account's owner (its identifier was rotated). */
+  forgetOwner(accountId: number): void {
+    for (const [key, caller] of this.cache.entries()) {
+      if (caller.accountId === accountId && caller.subUserId === null) this.cache.delete(key);
+    }
+  }
+
   async resolve(identifier: string | undefined): Promise<Caller> {
     if (identifier === undefined || identifier.trim() === "") throw httpErrors.identifierRequired();
     if (identifier.length > 255) throw httpErrors.identifierInvalid();

@@ -8,6 +8,8 @@ import type { DB } from "../db/database.js";
 import { type AccountRepository, createAccountRepository } from "./accounts/accounts.repository.js";
 import { type AnalyticsRepository, createAnalyticsRepository } from "./analytics/analytics.repository.js";
 import { type CampaignRepository, createCampaignRepository } from "./campaigns/campaigns.repository.js";
+import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
+import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
 import { type DeviceRepository, createDeviceRepository } from "./devices/devices.repository.js";
 import { type GuestRepository, createGuestRepository } from "./guests/guests.repository.js";
 import { type LocationRepository, createLocationRepository } from "./locations/locations.repository.js";
@@ -18,6 +20,8 @@ export interface Repositories {
   accounts: AccountRepository;
   analytics: AnalyticsRepository;
   campaigns: CampaignRepository;
+  controllers: ControllerRepository;
+  console: ConsoleRepository;
   devices: DeviceRepository;
   guests: GuestRepository;
   locations: LocationRepository;
@@ -30,6 +34,8 @@ export function createRepositories(): Repositories {
     accounts: createAccountRepository(),
     analytics: createAnalyticsRepository(),
     campaigns: createCampaignRepository(),
+    controllers: createControllerRepository(),
+    console: createConsoleRepository(),
     devices: createDeviceRepository(),
     guests: createGuestRepository(),
     locations: createLocationRepository(),

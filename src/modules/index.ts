@@ -3,9 +3,11 @@ import type { ApiRouter } from "../http/api-route.js";
 import { analyticsRoutes } from "./analytics/analytics.routes.js";
 import { campaignRoutes } from "./campaigns/campaigns.routes.js";
 import type { Ctx } from "./context.js";
+import { controllerRoutes } from "./controllers/controllers.routes.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
+import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 
@@ -17,4 +19,6 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   guestRoutes(api);
   analyticsRoutes(api);
   sessionRoutes(api);
+  controllerRoutes(api);
+  mikrotikLoginRoutes(api);
 }

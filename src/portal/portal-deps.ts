@@ -9,6 +9,7 @@ import type { Config } from "../config.js";
 import { storedSecret } from "../db/service-secrets.js";
 import type { Metrics } from "../metrics.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
+import { ControllerGrants } from "./controller-grants.js";
 import { type PageLookups, createPageLookups } from "./portal-page.service.js";
 import { type PortalRateLimits, createPortalRateLimits } from "./portal-rate-limits.js";
 import { PortalSigner } from "./portal-signer.js";
@@ -23,8 +24,13 @@ export interface PortalCtx extends RadiusCtx {
   readonly smsCodes: SmsCodeRepository;
 }
 
+/** The portal's context with what only the portal keeps for the services it calls: the controllers' sessions. */
+export interface PortalAppCtx extends PortalCtx {
+  readonly controllers: ControllerGrants;
+}
+
 export interface PortalDeps {
-  ctx: PortalCtx;
+  ctx: PortalAppCtx;
   config: Readonly<Config>;
   signer: PortalSigner;
   limits: PortalRateLimits;
@@ -49,7 +55,7 @@ export async function createPortalDeps(app: FastifyInstance, ctx: PortalCtx, met
   const { config } = app;
   const secret = config.portalSecret ?? (await storedSecret(ctx.db, PORTAL_SECRET_NAME, () => randomBytes(32).toString("base64url")));
   return {
-    ctx,
+    ctx: { ...ctx, controllers: new ControllerGrants(app.log, config) },
     config,
     signer: new PortalSigner(secret),
     limits: createPortalRateLimits(app, {

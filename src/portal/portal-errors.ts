@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.js";
-import { PORTAL_PREFIX } from "../portal-urls.js";
+import { PORTAL_PREFIX, UNIFI_GUEST_PREFIX } from "../portal-urls.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { errorPage } from "./views/message-page.view.js";
 
@@ -21,6 +21,7 @@ export const portalErrors = {
   unknownAccessPoint: () =>
     e(403, "This WiFi access point is not registered for this login page. Please ask a member of staff."),
   sessionExpired: () => e(403, "This login page has expired. Please go back, reload the page and try again."),
+  allowanceSpent: () => e(403, "Your data allowance at this location for today is used up. Please try again tomorrow."),
   notOnWifi: () => e(400, "This is a preview of the login page. Connect to the WiFi to log in."),
   methodUnavailable: () => e(400, "This login method is not available here. Please choose another one."),
   rateLimited: (retryAfter: number) =>
@@ -45,6 +46,13 @@ export const portalErrors = {
     ),
   providerFailed: (provider: string) =>
     e(502, `We could not complete the login with ${provider[0].toUpperCase()}${provider.slice(1)}. Please try again or choose another method.`),
+  /** Marked `retry`: a form login answers it with the login page again, the sentence as its notice. */
+  controllerFailed: () =>
+    Object.assign(e(502, "We could not let you onto the WiFi just now: the network did not answer in time. Please try again in a moment."), {
+      retry: true as const,
+    }),
+  controllerMissing: () =>
+    e(502, "This WiFi cannot let guests in yet: it is not fully set up. Please ask a member of staff."),
   smsFailed: () => e(502, "We could not send the text message. Please check the number or choose another login method."),
   smsTooMany: (minutes: number) =>
     e(429, `Several codes were already sent to this number. Please use the latest one, or try again in ${minutes} minutes.`, retryHeader(minutes * 60)),
@@ -56,9 +64,15 @@ export const portalErrors = {
     ),
 };
 
+/** Whether `err` is a failure the guest can simply retry from the same page (a controller that did not answer). */
+export function retryableOnPage(err: unknown): err is AppError & { retry: true } {
+  return err instanceof AppError && (err as { retry?: boolean }).retry === true;
+}
+
 /** Whether the app's error handler should answer this request with the portal's HTML page. */
 export function wantsPortalHtml(request: FastifyRequest): boolean {
-  return request.url.startsWith(PORTAL_PREFIX) && (request.headers.accept ?? "").includes("text/html");
+  const portal = request.url.startsWith(PORTAL_PREFIX) || request.url.startsWith(UNIFI_GUEST_PREFIX);
+  return portal && (request.headers.accept ?? "").includes("text/html");
 }
 
 /** Renders an error for a guest's browser; called by the app's error and not-found handlers. */

@@ -1,7 +1,8 @@
 /** The form logins: custom form, e-mail, click-through. Thin: parse, call the login service, hand off. */
 import type { FastifyInstance } from "fastify";
 import { type FormResult, parseClickThrough, parseCustomForm, parseEmailForm } from "./portal-forms.js";
-import { type LoginContext, completeLogin } from "./portal-login.service.js";
+import { retryableOnPage } from "./portal-errors.js";
+import { type Handoff, type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
@@ -26,12 +27,21 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
           values: form.values,
         });
       }
-      const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
-        method,
-        identity: form.identity,
-        profile: form.profile,
-        userAgent: userAgentOf(request),
-      });
+      let handoff: Handoff;
+      try {
+        handoff = await completeLogin(deps.ctx, deps.config, ctx, {
+          method,
+          identity: form.identity,
+          profile: form.profile,
+          userAgent: userAgentOf(request),
+          clientIp: request.ip,
+        });
+      } catch (err) {
+        // The controller did not let the guest in: the same form again, to retry in one tap.
+        if (!retryableOnPage(err)) throw err;
+        reply.code(err.statusCode);
+        return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, { notice: err.messages.portal?.[0], values: form.values });
+      }
       return sendHandoff(reply, deps, ctx.payload, handoff);
     }));
   }

@@ -13,10 +13,14 @@ import { type GuestProfileInput, recordLogin } from "../modules/guests/guest-act
 import { loginTypeOfMethod } from "../modules/guests/login-types.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
+import { recordGrant } from "../modules/sessions/captive-status.service.js";
 import { newCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
+import type { ControllerGrants } from "./controller-grants.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
+import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
+import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
 
@@ -50,7 +54,17 @@ export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state
 }
 
 /** Where the guest goes after the login. */
-export type Handoff = { kind: "redirect"; url: string } | { kind: "connected"; continueUrl: string };
+export type Handoff =
+  | { kind: "redirect"; url: string }
+  | { kind: "connected"; continueUrl: string }
+  /** The browser posts these fields to the gateway's login URL (a page with a self-submitting form). */
+  | {
+      kind: "post";
+      url: string;
+      fields: [string, string][];
+      /** Where the gateway then redirects the guest (browsers check that redirect against the page's form-action). */
+      landing: string;
+    };
 
 export interface LoginInput {
   method: LoginMethod;
@@ -58,6 +72,8 @@ export interface LoginInput {
   identity: string;
   profile: GuestProfileInput;
   userAgent: string;
+  /** The guest's address as the portal sees it: the RFC 8908 API recognises the device by it. */
+  clientIp?: string;
 }
 
 /** Anonymous logins (click-through, a form without e-mail or phone) are one guest per device. */
@@ -65,15 +81,23 @@ function anonymousIdentity(state: PageState): string {
   return state.mac ? `mac:${state.mac}` : `session:${state.sid}`;
 }
 
-export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ctx: LoginContext, input: LoginInput): Promise<Handoff> {
+export async function completeLogin(
+  app: RadiusCtx & { readonly controllers: ControllerGrants },
+  config: Readonly<Config>,
+  ctx: LoginContext,
+  input: LoginInput,
+): Promise<Handoff> {
   const { state, location, campaign, payload } = ctx;
   const gw = state.gw;
+  // Controller families: the guest is let in before the login is recorded, so that a guest who
+  // retries after a controller failure is not counted twice.
+  const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw) : undefined;
   // A gateway that logs the guest on with RADIUS gets a one-time credential, stored with the login.
   const issued =
-    gw?.kind === "coova"
+    gw?.kind === "coova" || isPostLogin(gw)
       ? newCredential({ locationId: location.id, deviceId: state.dev, clientMac: state.mac, ttlSeconds: config.radius.credentialTtlSeconds })
       : undefined;
-  await recordLogin(app.db, {
+  const { guestId } = await recordLogin(app.db, {
     accountId: location.account_id,
     locationId: location.id,
     timezone: location.timezone,
@@ -90,10 +114,23 @@ export async function completeLogin(app: RadiusCtx, config: Readonly<Config>, ct
   if (gw?.kind === "coova" && issued) {
     return { kind: "redirect", url: coovaLogonUrl(gw, issued.credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
   }
+  const remember = (seconds: number) =>
+    input.clientIp ? recordGrant(app, { locationId: location.id, clientIp: input.clientIp, clientMac: state.mac, seconds }) : undefined;
+  if (granted !== undefined) await remember(granted);
   if (gw?.kind === "meraki") {
     const options = await loadOptions(app, location.id);
     const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
+    await remember(duration);
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
+  }
+  if (isPostLogin(gw) && issued) {
+    return { kind: "post", url: gw.login, fields: postLoginFields(gw, issued.credential, redirectUrl), landing: postLoginLanding(gw, redirectUrl) };
+  }
+  if (gw?.kind === "opennds") {
+    const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });
+    // No RADIUS session tells the RFC 8908 API this guest is online: the grant does.
+    await remember(out.seconds);
+    return "url" in out ? { kind: "redirect", url: out.url } : { kind: "connected", continueUrl: redirectUrl || gw.originurl };
   }
   return redirectUrl ? { kind: "redirect", url: redirectUrl } : { kind: "connected", continueUrl: "" };
 }

@@ -54,6 +54,7 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
         identity: social.id,
         profile: social.profile,
         userAgent: userAgentOf(request),
+        clientIp: request.ip,
     });
     return sendHandoff(reply, deps, ctx.payload, handoff);
     });

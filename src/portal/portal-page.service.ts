@@ -10,6 +10,7 @@ import { type CampaignPayload, parsePayload } from "../modules/campaigns/campaig
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { campaignShownAt, findLiveCampaignByFilename } from "../modules/campaigns/campaigns.service.js";
 import type { Ctx } from "../modules/context.js";
+import { findDeviceModel } from "../modules/devices/device-models.js";
 import type { DeviceRow } from "../modules/devices/devices.repository.js";
 import { HEARD_REFRESH_MS, findDeviceByMac, noteDeviceHeard } from "../modules/devices/devices.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
@@ -67,6 +68,9 @@ async function vetAccessPoint(
   // Another account's AP must not log guests in at (and be counted for) this account's locations.
   if (accountId !== null && device.account_id !== accountId) throw portalErrors.unknownAccessPoint();
   if (!targetAllowed(arrival, device.wan_ip)) throw portalErrors.gatewayRefused();
+  // A controller family's redirect counts only from a device of that family: its model decides.
+  const kind = arrival.state.kind;
+  if ((kind === "unifi" || kind === "omada") && findDeviceModel(device.model_id)?.family !== kind) throw portalErrors.unknownAccessPoint();
   if (cache) {
     const now = Date.now();
     const last = cache.heard.get(device.id);
@@ -121,4 +125,17 @@ export async function resolveCampaignPage(ctx: Ctx, filename: string, arrival: G
     location = loc;
   }
   return { location, campaign, payload, device, arrival };
+}
+
+/**
+ * A page opened at a path the gateway fixes (UniFi's `/guest/s/<site>/`): the location is the one
+ * the AP is assigned to, and its campaign is shown.
+ */
+export async function resolveAccessPointPage(ctx: Ctx, arrival: GatewayArrival): Promise<PageContext> {
+  const found = await findDeviceByMac(ctx, arrival.apMac);
+  const device = await vetAccessPoint(ctx, arrival, found, null, undefined);
+  const location = device.location_id === null ? undefined : await findLiveLocation(ctx, device.location_id);
+  if (!location || location.account_id !== device.account_id) throw portalErrors.unknownAccessPoint();
+  const campaign = await campaignShownAt(ctx, location);
+  return { location, campaign, payload: parsePayload(campaign.payload), device, arrival };
 }

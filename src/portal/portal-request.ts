@@ -48,7 +48,9 @@ export async function countLogin<T>(
     const out = await attempt(() => {
       marked = true;
     });
-    deps.metrics.portalLogin(method, marked || reply.statusCode === 400 ? "invalid" : "success");
+    // A page answered with a 5xx (the login form again after a controller failed) was refused.
+    const result = reply.statusCode >= 500 ? "refused" : marked || reply.statusCode === 400 ? "invalid" : "success";
+    deps.metrics.portalLogin(method, result);
     return out;
   } catch (err) {
     deps.metrics.portalLogin(method, "refused");

@@ -64,6 +64,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
       identity: phone,
       profile: { phone_number: phone },
       userAgent: userAgentOf(request),
+      clientIp: request.ip,
     });
     return sendHandoff(reply, deps, ctx.payload, handoff);
   }));

@@ -22,6 +22,7 @@ interface DeclaredRoute {
 function declaredRoutes(): DeclaredRoute[] {
   const out: DeclaredRoute[] = [];
   const recorder: ApiRouter<Ctx> = {
+    forgetOwner() {},
     route(def) {
       const params = def.params as TObject;
       for (const m of Array.isArray(def.method) ? def.method : [def.method]) {

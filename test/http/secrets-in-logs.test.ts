@@ -14,6 +14,8 @@ import { subUserParams } from "../helpers/sub-users.js";
 import { type OAuthMock, approveAtProvider, startOAuthMock } from "../portal/oauth-mock.js";
 import { PortalClient, coovaUrl, makeWorld, merakiUrl, stateOf } from "../portal/portal-world.js";
 import { type TwilioStandIn, startTwilioStandIn } from "../portal/stand-ins.js";
+import { makeCertificate, startUnifiController } from "../portal/controller-stand-ins.js";
+import { controllerWorld, unifiUrl } from "../portal/controller-world.js";
 import { radclient } from "../radius/radclient.js";
 
 const UAM_SECRET = "uam-secret-never-logged";
@@ -158,6 +160,37 @@ for (const dialect of DIALECTS) {
       assert.equal(done.status, 303, await done.text());
       assert.ok(issuedTokens.length > 0, "the provider issued tokens");
       for (const [i, tok] of issuedTokens.entries()) secrets.set(`oauth token ${i}`, tok);
+    });
+
+    it("controllers: credentials given to the API, used to let a guest in, and refused", async () => {
+      const cert = makeCertificate();
+      const password = "Controller pass 7c6b5a!";
+      const apiKey = "unifi-api-key-never-logged-0123";
+      const unifi = await startUnifiController(cert, { flavour: "os", username: "portal", password, site: "default", apiKey });
+      try {
+        secrets.set("controller password", password);
+        secrets.set("controller api key", apiKey);
+        const byQuery = await fetch(
+          `${base}/api/create-or-update-controller?${new URLSearchParams({ identifier: t.identifier, name: "Q", type: "unifi", url: unifi.url, username: "portal", password })}`,
+          { method: "POST" },
+        );
+        assert.equal(byQuery.status, 200, await byQuery.text());
+        const w = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: unifi.url, username: "portal", password, tls_fingerprint: cert.fingerprint }, { redirect_url: "" });
+        const k = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: unifi.url, api_key: apiKey, tls_fingerprint: cert.fingerprint }, { redirect_url: "" });
+        const wrong = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: unifi.url, username: "portal", password: `${password}-old`, tls_fingerprint: cert.fingerprint }, { redirect_url: "" });
+        secrets.set("outdated controller password", `${password}-old`);
+        for (const [world, status] of [[w, 200], [k, 200], [wrong, 502]] as const) {
+          const client = new PortalClient(t.app);
+          const page = await client.get(unifiUrl("", { ap: world.apMac, client: "02:dd:00:00:00:01" }));
+          const res = await client.post("/portal/login/clickthrough", { state: stateOf(page.body), accept_terms: "1" });
+          assert.equal(res.statusCode, status, res.body);
+        }
+        const key = await t.db.selectFrom("service_secrets").select("value").where("name", "=", "secret-box-key").executeTakeFirstOrThrow();
+        secrets.set("secret box key", key.value);
+        for (const c of unifi.calls) if (typeof c.headers["x-csrf-token"] === "string") secrets.set(`controller csrf ${c.headers["x-csrf-token"]}`, c.headers["x-csrf-token"]);
+      } finally {
+        await unifi.close();
+      }
     });
 
     it("the log, at trace, names none of them", async () => {

@@ -33,6 +33,15 @@ export function createAccountRepository() {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /** Ends the owner's console sessions (a new password: whoever knew the old one is signed out). */
+    async deleteOwnerSessions(db: DB, email: string): Promise<void> {
+      await db
+        .deleteFrom("console_sessions")
+        .where("sub_user_id", "is", null)
+        .where("account_id", "in", db.selectFrom("accounts").select("id").where("email", "=", email))
+        .execute();
+    },
+
     /** Holds the account's row until the transaction ends: writers on the account's behalf take turns. */
     async holdForWrite(db: DB, accountId: number): Promise<void> {
       await withRowLock(db, db.selectFrom("accounts").select("id").where("id", "=", accountId), "hold").execute();
@@ -48,6 +57,22 @@ export function createAccountRepository() {
         .insertInto("api_identifiers")
         .values({ account_id: accountId, sub_user_id: subUserId, token_hash: tokenHash, created_at: now })
         .execute();
+    },
+
+    /** Revokes every identifier of the account's owner (sub-users keep theirs). */
+    async revokeOwnerIdentifiers(db: DB, accountId: number, now: string): Promise<void> {
+      await db
+        .updateTable("api_identifiers")
+        .set({ revoked_at: now })
+        .where("account_id", "=", accountId)
+        .where("sub_user_id", "is", null)
+        .where("revoked_at", "is", null)
+        .execute();
+    },
+
+    async findAccountEmail(db: DB, accountId: number): Promise<string | undefined> {
+      const row = await db.selectFrom("accounts").select("email").where("id", "=", accountId).executeTakeFirst();
+      return row?.email;
     },
 
     /**

@@ -62,12 +62,16 @@ export async function findCaller(ctx: Ctx, identifier: string): Promise<Caller |
   return { accountId: row.account_id, subUserId: row.sub_user_id, readonly: row.readonly === 1 };
 }
 
-/** Sets or resets the owner's password of the account with this e-mail (as given at creation). */
+/**
+ * Sets or resets the owner's password of the account with this e-mail (as given at creation), and
+ * ends the owner's console sessions.
+ */
 export async function setOwnerPassword(ctx: Ctx, email: string, password: string): Promise<void> {
   const passwordHash = await hashOwnerPassword(password);
   if (!(await ctx.repos.accounts.setPasswordHash(ctx.db, email, passwordHash))) {
     throw new UnknownAccountError(`No account has the e-mail ${email}.`);
   }
+  await ctx.repos.accounts.deleteOwnerSessions(ctx.db, email);
 }
 
 /**
@@ -78,4 +82,19 @@ export async function setOwnerPassword(ctx: Ctx, email: string, password: string
 export async function verifyOwnerPassword(ctx: Ctx, email: string, password: string): Promise<{ accountId: number } | undefined> {
   const row = await ctx.repos.accounts.findOwnerPassword(ctx.db, email);
   return (await passwordMatches(password, row?.password_hash)) && row ? { accountId: row.id } : undefined;
+}
+
+/**
+ * A new identifier for the account's owner; every earlier one is revoked in the same transaction.
+ * Identifiers are stored only as hashes, so a lost one cannot be shown again: this is how it is
+ * recovered. Callers that cache identifiers (http/caller.ts) must forget theirs.
+ */
+export async function rotateOwnerIdentifier(ctx: Ctx, accountId: number): Promise<string> {
+  const identifier = newIdentifier();
+  const now = nowDatetime();
+  await inTransaction(ctx.db, async (trx) => {
+    await ctx.repos.accounts.revokeOwnerIdentifiers(trx, accountId, now);
+    await ctx.repos.accounts.insertIdentifier(trx, accountId, null, hashIdentifier(identifier), now);
+  });
+  return identifier;
 }

@@ -1,4 +1,7 @@
-/** Analytics read only the aggregates (daily_logins, daily_visits, hourly_logins), never the raw logins. */
+/**
+ * Analytics read only the aggregates (daily_logins, daily_visits, daily_new_guests, daily_usage,
+ * hourly_logins), never the raw logins.
+ */
 import type { DB } from "../../db/database.js";
 
 export interface LocationDayLogins {
@@ -56,6 +59,31 @@ export function createAnalyticsRepository() {
         .where("location_id", "in", locationIds)
         .where("day", ">=", fromDay)
         .where("day", "<=", toDay)
+        .execute();
+    },
+
+    /** Guests seen for the first time at the location, per local day. */
+    async newGuestsByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayVisits[]> {
+      if (locationIds.length === 0) return [];
+      return db
+        .selectFrom("daily_new_guests")
+        .select(["location_id", "day", "count"])
+        .where("location_id", "in", locationIds)
+        .where("day", ">=", fromDay)
+        .where("day", "<=", toDay)
+        .execute();
+    },
+
+    /** Octets guests used (in and out, from RADIUS accounting), per location and local day. */
+    async usageByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayVisits[]> {
+      if (locationIds.length === 0) return [];
+      return db
+        .selectFrom("daily_usage")
+        .select((eb) => ["location_id", "day", eb.fn.sum<number>("octets").as("count")])
+        .where("location_id", "in", locationIds)
+        .where("day", ">=", fromDay)
+        .where("day", "<=", toDay)
+        .groupBy(["location_id", "day"])
         .execute();
     },
   };

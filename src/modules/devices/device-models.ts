@@ -9,7 +9,7 @@ export interface DeviceModel {
   id: string;
   vendor: string;
   name: string;
-  /** Its gateway family (device-families.ts): how it hands guests over and which RADIUS attributes it reads. Not served by the API. */
+  /** Its gateway family (device-families.ts): how it hands guests over and which RADIUS attributes it reads. Not served by the API (the console reads it from its own route). */
   family: FamilyId;
 }
 
@@ -27,6 +27,7 @@ export const DEVICE_MODELS: readonly DeviceModel[] = Object.freeze([
   { id: "ubiquiti-u6-pro", vendor: "Ubiquiti", name: "UniFi U6 Pro", family: "unifi" },
   { id: "tplink-eap225", vendor: "TP-Link", name: "Omada EAP225", family: "omada" },
   { id: "tplink-eap650", vendor: "TP-Link", name: "Omada EAP650", family: "omada" },
+  { id: "tplink-er605", vendor: "TP-Link", name: "Omada ER605 gateway (portal on the gateway)", family: "omada" },
   { id: "mikrotik-hap-ac2", vendor: "MikroTik", name: "hAP ac2 (HotSpot)", family: "mikrotik" },
   { id: "mikrotik-cap-ax", vendor: "MikroTik", name: "cAP ax (HotSpot)", family: "mikrotik" },
   { id: "ruckus-r550", vendor: "Ruckus", name: "R550", family: "ruckus" },

@@ -41,6 +41,10 @@ export function createDeviceRepository() {
     },
 
     /** Marks the device heard from (live_status online for the next 10 minutes). */
+    async setRadiusSecret(db: DB, deviceId: number, secret: string, now: string): Promise<void> {
+      await db.updateTable("devices").set({ radius_secret: secret, update_date: now }).where("id", "=", deviceId).execute();
+    },
+
     async markHeard(db: DB, deviceId: number, now: string): Promise<void> {
       await heard.run(db, { id: deviceId, now });
     },

@@ -81,4 +81,19 @@ export function deviceRoutes(api: ApiRouter<Ctx>): void {
     response: S.DeviceModelsResponse,
     handler: async () => ok({ data: DEVICE_MODELS.map(({ id, vendor, name }) => ({ id, vendor, name })) }),
   });
+
+  api.route({
+    method: "POST",
+    url: "/api/rotate-device-secret",
+    summary: "Give a device a new RADIUS shared secret (the old one stops working)",
+    tags,
+    access: "write",
+    params: S.DeviceIdParams,
+    refs: { device_id: ownedDevice.one() },
+    response: S.RotateSecretResponse,
+    handler: async ({ ctx }, _p, r) => {
+      const device = await devices.rotateRadiusSecret(ctx, r.device_id);
+      return ok({ message: "The device has a new RADIUS secret. Enter it on the gateway.", device_id: device.id, radius_secret: device.radius_secret });
+    },
+  });
 }

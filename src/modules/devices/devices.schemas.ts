@@ -52,3 +52,12 @@ export const DeviceModelsResponse = Type.Object({
   status: Success,
   data: Type.Array(Type.Object({ id: Type.String(), vendor: Type.String(), name: Type.String() })),
 });
+
+export const DeviceIdParams = Type.Object({ identifier: F.identifier(), device_id: F.id("Device.") });
+
+export const RotateSecretResponse = Type.Object({
+  status: Success,
+  message: Type.String(),
+  device_id: Type.Integer(),
+  radius_secret: Type.String({ description: "The device's new RADIUS shared secret; the old one no longer works." }),
+});

@@ -94,3 +94,19 @@ export async function noteDeviceHeard(ctx: Ctx, device: DeviceRow, now = Date.no
   const heard = device.last_heard_at ? fromDbDatetime(device.last_heard_at).getTime() : 0;
   if (now - heard >= HEARD_REFRESH_MS) await ctx.repos.devices.markHeard(ctx.db, device.id, nowDatetime());
 }
+
+/**
+ * A new RADIUS shared secret for the device, in force at once for new packets (RADIUS's device
+ * look-up keeps an answer for NAS_CACHE_TTL_MS, a few seconds). The gateway must be given it too.
+ */
+export async function rotateRadiusSecret(ctx: Ctx, device: DeviceRow): Promise<DeviceRow> {
+  const secret = newRadiusSecret();
+  const now = nowDatetime();
+  await ctx.repos.devices.setRadiusSecret(ctx.db, device.id, secret, now);
+  return { ...device, radius_secret: secret, update_date: now };
+}
+
+/** The devices assigned to a location, secrets included (the portal tries the openNDS routers' faskeys). */
+export async function findDevicesAtLocation(ctx: Ctx, locationId: number): Promise<DeviceRow[]> {
+  return ctx.repos.devices.listByLocation(ctx.db, locationId);
+}

@@ -121,11 +121,19 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
       .returning("id")
       .executeTakeFirstOrThrow();
 
-    await trx
+    const firstHere = await trx
       .insertInto("guest_locations")
       .values({ guest_id: guest.id, location_id: input.locationId, campaign_id: input.campaignId, first_login_at: now })
       .onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(firstHere.numInsertedOrUpdatedRows ?? 0) > 0) {
+      // A new guest of this location: counted on the day of the first login, for "new against returning".
+      await trx
+        .insertInto("daily_new_guests")
+        .values({ location_id: input.locationId, day, shard: counterShard(trx), count: 1 })
+        .onConflict((oc) => oc.columns(["location_id", "day", "shard"]).doUpdateSet({ count: increment("daily_new_guests.count") }))
+        .execute();
+    }
 
     if (input.clientMac) {
       await trx
@@ -196,6 +204,11 @@ async function recordLoginInOneStatement(db: DB, r: LoginRow): Promise<{ guestId
       insert into guest_locations (guest_id, location_id, campaign_id, first_login_at)
       select g.id, ${loc}, ${input.campaignId}::integer, ${nowText} from g
       on conflict (guest_id, location_id) do nothing
+      returning guest_id
+    ), dng as (
+      insert into daily_new_guests (location_id, day, shard, count)
+      select ${loc}, ${dayText}, ${shard}, 1 from gl
+      on conflict (location_id, day, shard) do update set count = daily_new_guests.count + 1
     ), gm as (
       insert into guest_macs (account_id, client_mac, guest_id, last_login_at)
       select ${input.accountId}::integer, ${input.clientMac}::varchar, g.id, ${nowText} from g where ${input.clientMac}::varchar <> ''
@@ -257,4 +270,20 @@ export async function recordVisit(
 ): Promise<boolean> {
   const day = localDay(input.at ?? new Date(), input.timezone);
   return inTransaction(db, (trx) => countVisit(trx, input.locationId, day, input.guestId));
+}
+
+/**
+ * Data a guest used at a location, counted on the local day of `at` (what RADIUS accounting adds up
+ * from a gateway's octet counters; the demo generator writes it directly).
+ */
+export async function recordUsage(
+  db: DB,
+  input: { guestId: number; locationId: number; timezone: string; octets: number; at?: Date },
+): Promise<void> {
+  const day = localDay(input.at ?? new Date(), input.timezone);
+  await db
+    .insertInto("daily_usage")
+    .values({ guest_id: input.guestId, location_id: input.locationId, day, octets: input.octets })
+    .onConflict((oc) => oc.columns(["guest_id", "location_id", "day"]).doUpdateSet({ octets: increment("daily_usage.octets", input.octets) }))
+    .execute();
 }

@@ -4,6 +4,16 @@ import type { GuestsTable, LoginsTable } from "../../db/schema.js";
 
 export type GuestRow = Selectable<GuestsTable>;
 
+export interface GuestSearchRow {
+  id: number;
+  full_name: string;
+  email: string;
+  phone_number: string;
+  social_network: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface GuestListRow {
   guest_id: number;
   location_id: number;
@@ -202,6 +212,69 @@ export function createGuestRepository() {
           "d.mac_address as device_mac",
         ])
         .where("l.id", "in", loginIds)
+        .execute();
+    },
+
+    /**
+     * The console's guest search: newest first, keyset-paged by id (`beforeId`), matching part of the
+     * name, e-mail or phone number, or exactly one of the guest's MACs (`mac`, canonical). Driven by
+     * guests_account_id: a page costs the same however deep it is.
+     */
+    async search(
+      db: DB,
+      accountId: number,
+      q: { text: string; mac: string | null; beforeId: number | null; limit: number },
+    ): Promise<GuestSearchRow[]> {
+      let query = db
+        .selectFrom("guests as g")
+        .select(["g.id", "g.full_name", "g.email", "g.phone_number", "g.social_network", "g.created_at", "g.updated_at"])
+        .where("g.account_id", "=", accountId);
+      if (q.beforeId !== null) query = query.where("g.id", "<", q.beforeId);
+      if (q.mac !== null) {
+        const mac = q.mac;
+        query = query.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom("guest_macs as m")
+              .select("m.guest_id")
+              .whereRef("m.guest_id", "=", "g.id")
+              .where("m.account_id", "=", accountId)
+              .where("m.client_mac", "=", mac),
+          ),
+        );
+      } else if (q.text !== "") {
+        const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb(sql`lower(g.full_name)`, "like", sql`${pattern} escape '\\'`),
+            eb(sql`lower(g.email)`, "like", sql`${pattern} escape '\\'`),
+            eb(sql`g.phone_number`, "like", sql`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      return query.orderBy("g.id", "desc").limit(q.limit).execute();
+    },
+
+    async macsOf(db: DB, accountId: number, guestIds: number[]): Promise<{ guest_id: number; client_mac: string; last_login_at: string }[]> {
+      if (guestIds.length === 0) return [];
+      return db
+        .selectFrom("guest_macs")
+        .select(["guest_id", "client_mac", "last_login_at"])
+        .where("account_id", "=", accountId)
+        .where("guest_id", "in", guestIds)
+        .orderBy("last_login_at", "desc")
+        .execute();
+    },
+
+    /** A guest's latest logins, newest first (logins_guest index). */
+    async loginHistory(db: DB, guestId: number, limit: number) {
+      return db
+        .selectFrom("logins as l")
+        .leftJoin("locations as loc", "loc.id", "l.location_id")
+        .select(["l.id", "l.logged_at", "l.login_type", "l.client_mac", "l.location_id", "loc.name as location_name", "l.browser_name", "l.os_name", "l.device_type"])
+        .where("l.guest_id", "=", guestId)
+        .orderBy("l.id", "desc")
+        .limit(limit)
         .execute();
     },
   };

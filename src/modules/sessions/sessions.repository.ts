@@ -48,7 +48,57 @@ export function createSessionRepository() {
         .limit(limit)
         .execute()) as LiveSessionRow[];
     },
+
+    /** The latest open RADIUS session at the location from this address (Framed-IP-Address). */
+    async findOpenByAddress(db: DB, locationId: number, ip: string): Promise<OpenSessionRow | undefined> {
+      return (await db
+        .selectFrom("radius_sessions")
+        .select(["guest_id", "started_at", "updated_at", "session_time"])
+        .where("location_id", "=", locationId)
+        .where("framed_ip", "=", ip)
+        .where("stopped_at", "is", null)
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst()) as OpenSessionRow | undefined;
+    },
+
+    /** Octets the guest used at the location on its local day (counted by RADIUS accounting). */
+    async usageOn(db: DB, guestId: number, locationId: number, day: string): Promise<number> {
+      const row = await db
+        .selectFrom("daily_usage")
+        .select("octets")
+        .where("guest_id", "=", guestId)
+        .where("location_id", "=", locationId)
+        .where("day", "=", day)
+        .executeTakeFirst();
+      return row ? Number(row.octets) : 0;
+    },
+
+    async insertGrant(db: DB, grant: { location_id: number; client_ip: string; client_mac: string; granted_at: string; expires_at: string }): Promise<void> {
+      await db.deleteFrom("portal_grants").where("expires_at", "<", grant.granted_at).execute();
+      await db.insertInto("portal_grants").values(grant).execute();
+    },
+
+    /** The grant of this address at the location that ends last, if it has not ended by `now`. */
+    async findGrantByAddress(db: DB, locationId: number, ip: string, now: string): Promise<{ expires_at: string } | undefined> {
+      return db
+        .selectFrom("portal_grants")
+        .select("expires_at")
+        .where("location_id", "=", locationId)
+        .where("client_ip", "=", ip)
+        .where("expires_at", ">", now)
+        .orderBy("expires_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+    },
   };
+}
+
+export interface OpenSessionRow {
+  guest_id: number | null;
+  started_at: string;
+  updated_at: string;
+  session_time: number | string;
 }
 
 export type SessionRepository = ReturnType<typeof createSessionRepository>;

@@ -1,0 +1,146 @@
+/** Chart.js (bundled, tree-shaken) behind a canvas, always with a table of the same numbers for screen readers. */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  type ChartDataset,
+  Legend,
+  LineController,
+  LineElement,
+  LinearScale,
+  PointElement,
+  Tooltip,
+} from "chart.js";
+import { useEffect, useRef } from "preact/hooks";
+
+Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+export const PALETTE = ["#2563eb", "#16a34a", "#d97706", "#dc2626", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];
+
+export interface Series {
+  label: string;
+  data: number[];
+}
+
+export function ChartBlock(props: {
+  title: string;
+  kind: "bar" | "line";
+  labels: string[];
+  series: Series[];
+  stacked?: boolean;
+  format?: (n: number) => string;
+}) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    if (!canvas.current) return;
+    const datasets: ChartDataset<"bar" | "line">[] = props.series.map((s, i) => ({
+      label: s.label,
+      data: s.data,
+      backgroundColor: PALETTE[i % PALETTE.length],
+      borderColor: PALETTE[i % PALETTE.length],
+      pointRadius: props.labels.length > 60 ? 0 : 2,
+      borderWidth: props.kind === "line" ? 2 : 0,
+    }));
+    const fmt = props.format;
+    const chart = new Chart(canvas.current, {
+      type: props.kind,
+      data: { labels: props.labels, datasets: datasets as ChartDataset<"bar">[] },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        interaction: { mode: "index", intersect: false },
+        scales: {
+          x: { stacked: props.stacked, ticks: { maxTicksLimit: 12 } },
+          y: { stacked: props.stacked, beginAtZero: true, ticks: fmt ? { callback: (v) => fmt(Number(v)) } : {} },
+        },
+        plugins: {
+          legend: { display: props.series.length > 1, position: "bottom" },
+          tooltip: fmt ? { callbacks: { label: (c) => `${c.dataset.label}: ${fmt(Number(c.raw))}` } } : {},
+        },
+      },
+    });
+    return () => chart.destroy();
+  }, [props.labels, props.series, props.kind, props.stacked, props.format]);
+  const fmt = props.format ?? ((n: number) => n.toLocaleString());
+  return (
+    <figure class="chart">
+      <figcaption>{props.title}</figcaption>
+      <div class="chart-box">
+        <canvas ref={canvas} role="img" aria-label={`${props.title}: chart; the table view below has the numbers.`} />
+      </div>
+      <details>
+        <summary>Table view: {props.title}</summary>
+        <div class="table-wrap">
+          <table>
+            <caption class="sr-only">{props.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                {props.series.map((s) => (
+                  <th key={s.label} scope="col">
+                    {s.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {props.labels.map((l, i) => (
+                <tr key={l}>
+                  <th scope="row">{l}</th>
+                  {props.series.map((s) => (
+                    <td key={s.label}>{fmt(s.data[i] ?? 0)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
+
+const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/** Busiest hours of the week: a 7 x 24 grid shaded by logins, itself a table (readable as one). */
+export function HoursGrid(props: { hours: number[] }) {
+  const max = Math.max(1, ...props.hours);
+  return (
+    <figure class="chart">
+      <figcaption>Busiest hours of the week (logins, local time)</figcaption>
+      <div class="table-wrap">
+        <table class="hours">
+          <caption class="sr-only">Logins by weekday and hour, in each location's local time</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {Array.from({ length: 24 }, (_, h) => (
+                <th key={h} scope="col">
+                  {String(h).padStart(2, "0")}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {WEEKDAYS.map((day, d) => (
+              <tr key={day}>
+                <th scope="row">{day.slice(0, 3)}</th>
+                {Array.from({ length: 24 }, (_, h) => {
+                  const n = props.hours[d * 24 + h] ?? 0;
+                  const level = n === 0 ? 0 : Math.min(5, 1 + Math.floor((n / max) * 4.999));
+                  return (
+                    <td key={h} class={`heat heat-${level}`} title={`${day} ${String(h).padStart(2, "0")}:00: ${n} logins`}>
+                      {n}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,230 @@
+/** Campaigns: the login page's texts, colours and login methods, with a live preview at phone width. */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { csrf, get, post } from "../api";
+import type { Settings } from "../state";
+import { navigate } from "../state";
+import { ConfirmButton, type Field, Form, Link, Loading, Notice, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
+import type { PageProps } from "./page";
+
+interface Campaign {
+  campaign_id: number;
+  name: string;
+  ssid: string;
+  template: number;
+  campaign_url: string;
+  text_color: string;
+  background: string;
+  footer_text: string;
+  title_text: string;
+  custom_terms: string;
+  redirect_url: string;
+  login_options: Record<string, boolean>;
+  last_modified: string;
+}
+
+const METHODS = [
+  { key: "clickthrough", label: "Click-through (accept the terms)" },
+  { key: "custom", label: "Form (name, e-mail, phone)" },
+  { key: "email", label: "E-mail address" },
+  { key: "sms", label: "SMS code", provider: "sms", env: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM" },
+  { key: "facebook", label: "Facebook", provider: "facebook", env: "FACEBOOK_CLIENT_ID, FACEBOOK_CLIENT_SECRET" },
+  { key: "twitter", label: "Twitter / X", provider: "twitter", env: "TWITTER_CLIENT_ID, TWITTER_CLIENT_SECRET" },
+  { key: "instagram", label: "Instagram", provider: "instagram", env: "INSTAGRAM_CLIENT_ID, INSTAGRAM_CLIENT_SECRET" },
+  { key: "linkedin", label: "LinkedIn", provider: "linkedin", env: "LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET" },
+] as const;
+
+const TEXT_FIELDS: Field[] = [
+  { name: "name", label: "Name", required: true, maxLength: 100, hint: "Letters and digits only." },
+  { name: "ssid", label: "WiFi network name shown", maxLength: 32 },
+  { name: "title_text", label: "Title", maxLength: 255 },
+  { name: "footer_text", label: "Footer", type: "textarea", maxLength: 1000 },
+  { name: "custom_terms", label: "Terms", type: "textarea", maxLength: 20000, hint: "HTML allowed; sanitised when shown." },
+  { name: "text_color", label: "Text colour", type: "color" },
+  { name: "background", label: "Background colour", type: "color" },
+  { name: "redirect_url", label: "After login, send guests to", type: "url", hint: "Absolute http(s) URL; empty: where they were going." },
+  ...METHODS.map((m) => ({ name: `login_${m.key}`, label: m.label, type: "checkbox" as const })),
+];
+
+function campaignValues(c: Campaign): Values {
+  const v: Values = {
+    name: c.name,
+    ssid: c.ssid,
+    title_text: c.title_text,
+    footer_text: c.footer_text,
+    custom_terms: c.custom_terms,
+    text_color: `#${c.text_color || "222222"}`,
+    background: `#${c.background || "ffffff"}`,
+    redirect_url: c.redirect_url,
+  };
+  for (const m of METHODS) v[`login_${m.key}`] = c.login_options[m.key] === true;
+  return v;
+}
+
+function campaignBody(v: Values) {
+  const str = (k: string) => (typeof v[k] === "string" ? (v[k] as string) : "");
+  const options: Record<string, boolean> = {};
+  for (const m of METHODS) options[m.key] = v[`login_${m.key}`] === true;
+  return {
+    name: str("name"),
+    ssid: str("ssid"),
+    title_text: str("title_text"),
+    footer_text: str("footer_text"),
+    custom_terms: str("custom_terms"),
+    text_color: str("text_color").replace(/^#/, ""),
+    background: str("background").replace(/^#/, ""),
+    redirect_url: str("redirect_url"),
+    login_options: options,
+  };
+}
+
+export function CampaignsPage(props: PageProps) {
+  const m = /^\/console\/campaigns\/(new|\d+)/.exec(props.path);
+  const ro = props.session.user.readonly;
+  if (m) return <CampaignDetail id={m[1] === "new" ? null : Number(m[1])} readonly={ro} settings={props.session.settings} />;
+  return <CampaignList readonly={ro} />;
+}
+
+function CampaignList(props: { readonly: boolean }) {
+  const list = useLoad(() => get<{ data: Campaign[] }>("/api/campaign-list"), []);
+  const own = (list.data?.data ?? []).filter((c) => c.template !== 1);
+  return (
+    <>
+      <h1>Campaigns</h1>
+      <ReadOnlyNote readonly={props.readonly} />
+      {!props.readonly && (
+        <p>
+          <Link href="/console/campaigns/new" class="button primary">
+            New campaign
+          </Link>
+        </p>
+      )}
+      {!list.data ? (
+        <Loading error={list.error} />
+      ) : (
+        <Table
+          caption="Campaigns"
+          head={["Name", "Network name", "Login methods", "Changed"]}
+          empty="No campaign yet: locations show the built-in page."
+          rows={own.map((c) => [
+            <Link key="n" href={`/console/campaigns/${c.campaign_id}`}>
+              {c.name}
+            </Link>,
+            c.ssid,
+            METHODS.filter((m) => c.login_options[m.key])
+              .map((m) => m.label.split(" (")[0])
+              .join(", "),
+            c.last_modified,
+          ])}
+        />
+      )}
+    </>
+  );
+}
+
+function CampaignDetail(props: { id: number | null; readonly: boolean; settings: Settings }) {
+  const { id, readonly, settings } = props;
+  const all = useLoad(() => get<{ data: Campaign[] }>("/api/campaign-list"), [id]);
+  const campaign = id === null ? undefined : all.data?.data.find((c) => c.campaign_id === id);
+  const templates = (all.data?.data ?? []).filter((c) => c.template === 1);
+  const [template, setTemplate] = useState<string>("");
+  const [draft, setDraft] = useState<Values | undefined>();
+  if (!all.data) return <Loading error={all.error} />;
+  if (id !== null && !campaign) return <Notice kind="error">No such campaign.</Notice>;
+  const base = campaign ?? templates.find((t) => String(t.campaign_id) === template) ?? templates[0];
+  const initial: Values = base ? { ...campaignValues(base), name: campaign ? base.name : "" } : {};
+  const current = draft ?? initial;
+  const missing = METHODS.filter((m) => "provider" in m && current[`login_${m.key}`] === true && !settings.providers[m.provider]);
+  return (
+    <>
+      <p>
+        <Link href="/console/campaigns">← Campaigns</Link>
+      </p>
+      <h1>{campaign ? campaign.name : "New campaign"}</h1>
+      <ReadOnlyNote readonly={readonly} />
+      <div class="split">
+        <div>
+          {!campaign && (
+            <div class="field">
+              <label for="template">Start from template</label>
+              <select
+                id="template"
+                value={template || String(templates[0]?.campaign_id ?? "")}
+                onChange={(e) => {
+                  setTemplate((e.target as HTMLSelectElement).value);
+                  setDraft(undefined);
+                }}
+              >
+                {templates.map((t) => (
+                  <option key={t.campaign_id} value={String(t.campaign_id)}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {missing.map((m) => (
+            <Notice key={m.key} kind="warn">
+              {m.label} is on, but the service has no keys for it ({"env" in m ? m.env : ""}): guests will not be offered it until they are set.
+            </Notice>
+          ))}
+          <Form
+            fields={TEXT_FIELDS}
+            initial={initial}
+            submitLabel={campaign ? "Save campaign" : "Create campaign"}
+            disabled={readonly}
+            onChange={setDraft}
+            submit={async (v) => {
+              const body = { ...campaignBody(v), campaign_id: campaign?.campaign_id, template_campaign_id: campaign ? undefined : base?.campaign_id };
+              const r = await post<{ campaign_id: number }>("/api/create-or-update-campaign", body);
+              if (!campaign) navigate(`/console/campaigns/${r.campaign_id}`);
+              else all.reload();
+              return "Saved.";
+            }}
+          />
+          {campaign && (
+            <section aria-labelledby="del-h">
+              <h2 id="del-h">Delete</h2>
+              <ConfirmButton
+                danger
+                label="Delete campaign"
+                disabled={readonly}
+                question={`Delete ${campaign.name}? Locations showing it go back to the built-in page.`}
+                onConfirm={async () => {
+                  await post("/api/delete-campaign", { campaign_id: campaign.campaign_id });
+                  navigate("/console/campaigns");
+                }}
+              />
+            </section>
+          )}
+        </div>
+        <Preview campaignId={base?.campaign_id} values={current} />
+      </div>
+    </>
+  );
+}
+
+/** The portal's own page with the form's values, posted into a phone-sized frame as the form changes. */
+function Preview(props: { campaignId?: number; values: Values }) {
+  const form = useRef<HTMLFormElement>(null);
+  const body = campaignBody(props.values);
+  useEffect(() => {
+    const t = setTimeout(() => form.current?.submit(), 300);
+    return () => clearTimeout(t);
+  }, [JSON.stringify(body), props.campaignId]);
+  return (
+    <aside class="preview" aria-label="Preview of the login page at phone width">
+      <h2>Preview (390 px wide)</h2>
+      <form ref={form} method="post" action="/console/preview" target="campaign-preview" class="sr-only" aria-hidden="true">
+        <input type="hidden" name="csrf_token" value={csrf()} />
+        <input type="hidden" name="campaign_id" value={String(props.campaignId ?? "")} />
+        {(["title_text", "footer_text", "ssid", "custom_terms", "text_color", "background"] as const).map((k) => (
+          <input key={k} type="hidden" name={k} value={body[k]} />
+        ))}
+        {Object.entries(body.login_options).map(([k, on]) => (
+          <input key={k} type="hidden" name={`login_${k}`} value={on ? "1" : "0"} />
+        ))}
+      </form>
+      <iframe name="campaign-preview" title="Login page preview" class="phone" />
+    </aside>
+  );
+}

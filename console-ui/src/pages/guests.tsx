@@ -1,0 +1,173 @@
+/** Guests: search by name, e-mail, phone or MAC, a profile with login history, and the CSV export. */
+import { useState } from "preact/hooks";
+import { get } from "../api";
+import { type Location, daysAgo, formatBytes, formatDuration, today } from "../state";
+import { Link, Loading, Notice, Table, useLoad } from "../ui";
+import type { PageProps } from "./page";
+
+interface GuestEntry {
+  id: number;
+  full_name: string;
+  email: string;
+  phone_number: string;
+  social_network: string;
+  created_at: string;
+  updated_at: string;
+  macs: string[];
+}
+
+interface GuestDetail {
+  guest: GuestEntry & {
+    radius_session_total_time: number;
+    radius_total_bandwidth_input: number;
+    radius_total_bandwidth_output: number;
+    gender: string;
+    locale: string;
+  };
+  macs: { client_mac: string; last_login_at: string }[];
+  logins: { id: number; logged_at: string; login_type: string; client_mac: string; location_name: string | null; browser_name: string; os_name: string; device_type: string }[];
+}
+
+export function GuestsPage(props: PageProps) {
+  const m = /^\/console\/guests\/(\d+)/.exec(props.path);
+  if (m) return <GuestProfile id={Number(m[1])} />;
+  return <GuestList />;
+}
+
+function GuestList() {
+  const [text, setText] = useState("");
+  const [search, setSearch] = useState("");
+  const [pages, setPages] = useState<(number | null)[]>([null]);
+  const before = pages[pages.length - 1];
+  const list = useLoad(() => get<{ data: GuestEntry[]; next_before_id: number | null }>("/console/api/guests", { q: search, before_id: before }), [search, before]);
+  return (
+    <>
+      <h1>Guests</h1>
+      <search>
+      <form
+        class="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(text.trim());
+          setPages([null]);
+        }}
+      >
+        <label>
+          Search{" "}
+          <input type="search" value={text} placeholder="Name, e-mail, phone or MAC" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      </search>
+      {!list.data ? (
+        <Loading error={list.error} />
+      ) : (
+        <>
+          <Table
+            caption="Guests"
+            head={["Name", "E-mail", "Phone", "MACs", "Login type", "Last seen"]}
+            empty={search ? "No guest matches." : "No guest yet."}
+            rows={list.data.data.map((g) => [
+              <Link key="n" href={`/console/guests/${g.id}`}>
+                {g.full_name || g.email || g.phone_number || `Guest ${g.id}`}
+              </Link>,
+              g.email,
+              g.phone_number,
+              g.macs.join(", "),
+              g.social_network,
+              g.updated_at,
+            ])}
+          />
+          <div class="pager">
+            <button type="button" disabled={pages.length === 1} onClick={() => setPages(pages.slice(0, -1))}>
+              Newer
+            </button>
+            <button type="button" disabled={list.data.next_before_id === null} onClick={() => setPages([...pages, list.data!.next_before_id])}>
+              Older
+            </button>
+          </div>
+        </>
+      )}
+      <Export />
+    </>
+  );
+}
+
+/** A download of the guests the chosen locations and days show, as social-user-export writes it. */
+function Export() {
+  const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);
+  const end = today();
+  const [from, setFrom] = useState(daysAgo(end, 29));
+  const [to, setTo] = useState(end);
+  const [loc, setLoc] = useState("0");
+  const all = (locations.data?.data ?? []).map((l) => l.id).slice(0, 100);
+  const ids = loc === "0" ? all : [Number(loc)];
+  const href = `/api/social-user-export?${new URLSearchParams({ format: "csv", location_ids: ids.join(","), from_date: from, to_date: to })}`;
+  return (
+    <section aria-labelledby="export-h">
+      <h2 id="export-h">Export</h2>
+      <div class="toolbar">
+        <label>
+          Location{" "}
+          <select value={loc} onChange={(e) => setLoc((e.target as HTMLSelectElement).value)}>
+            <option value="0">All locations</option>
+            {(locations.data?.data ?? []).map((l) => (
+              <option key={l.id} value={String(l.id)}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From <input type="date" value={from} onChange={(e) => setFrom((e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          To <input type="date" value={to} onChange={(e) => setTo((e.target as HTMLInputElement).value)} />
+        </label>
+        {ids.length > 0 ? (
+          <a class="button" href={href} download>
+            Download CSV
+          </a>
+        ) : (
+          <span class="muted">No location to export.</span>
+        )}
+      </div>
+      <p class="muted">Guests who logged in at these locations on these days (at most 366 days), one row per guest and location.</p>
+    </section>
+  );
+}
+
+function GuestProfile(props: { id: number }) {
+  const g = useLoad(() => get<{ data: GuestDetail }>("/console/api/guest", { id: props.id }), [props.id]);
+  if (!g.data) return g.error ? <Notice kind="error">{g.error}</Notice> : <Loading />;
+  const { guest, macs, logins } = g.data.data;
+  return (
+    <>
+      <p>
+        <Link href="/console/guests">← Guests</Link>
+      </p>
+      <h1>{guest.full_name || guest.email || guest.phone_number || `Guest ${guest.id}`}</h1>
+      <dl class="facts">
+        <dt>E-mail</dt>
+        <dd>{guest.email || "—"}</dd>
+        <dt>Phone</dt>
+        <dd>{guest.phone_number || "—"}</dd>
+        <dt>First login</dt>
+        <dd>{guest.created_at}</dd>
+        <dt>Time online</dt>
+        <dd>{formatDuration(guest.radius_session_total_time)}</dd>
+        <dt>Data used</dt>
+        <dd>{formatBytes(guest.radius_total_bandwidth_input + guest.radius_total_bandwidth_output)}</dd>
+      </dl>
+      <h2>Devices (MAC addresses)</h2>
+      <Table caption="MAC addresses" head={["MAC", "Last login"]} rows={macs.map((m) => [m.client_mac, m.last_login_at])} empty="No MAC address known." />
+      <h2>Login history</h2>
+      <Table
+        caption="Logins, newest first"
+        head={["When (UTC)", "Location", "Login type", "MAC", "Device"]}
+        rows={logins.map((l) => [l.logged_at, l.location_name ?? "—", l.login_type, l.client_mac, [l.device_type, l.os_name, l.browser_name].filter(Boolean).join(", ")])}
+        empty="No login."
+      />
+    </>
+  );
+}

@@ -1,0 +1,6 @@
+import type { Session } from "../state";
+
+export interface PageProps {
+  session: Session;
+  path: string;
+}

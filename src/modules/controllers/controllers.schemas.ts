@@ -1,0 +1,68 @@
+import { Type } from "@sinclair/typebox";
+import { F } from "../../http/validation.js";
+
+const Success = Type.Literal("success");
+
+export const CONTROLLER_TYPES = ["unifi", "omada"] as const;
+export type ControllerType = (typeof CONTROLLER_TYPES)[number];
+
+export const ControllerWriteParams = Type.Object({
+  identifier: F.identifier(),
+  controller_id: Type.Optional(F.id("Existing controller to update; omit to create a new one.")),
+  name: F.text(255, "What the operator calls the controller."),
+  type: Type.Union(
+    CONTROLLER_TYPES.map((t) => Type.Literal(t)),
+    { description: "unifi (UniFi Network, classic or UniFi OS) or omada (TP-Link Omada).", "x-error": "oneOf", "x-values": [...CONTROLLER_TYPES] },
+  ),
+  url: F.text(2048, "Base URL of the controller, e.g. https://192.168.1.2:8443 (classic UniFi), https://unifi.example (UniFi OS), https://omada.example:8043.", {
+    format: "http-url",
+  }),
+  site: Type.Optional(
+    F.text(64, "The controller's site: UniFi's short site id (default: default), Omada's site name (default: Default).", {
+      pattern: "^[\\p{L}\\p{N} _.-]{1,64}$",
+    }),
+  ),
+  username: Type.Optional(F.text(255, "Login of a controller account allowed to authorise guests (UniFi admin with hotspot rights, Omada hotspot operator).")),
+  password: Type.Optional(F.text(1024, "Its password. Write-only: stored sealed, never returned.")),
+  api_key: Type.Optional(F.text(1024, "UniFi OS only: an API key (Network > Settings > Control Plane > Integrations) instead of username and password. Write-only.")),
+  tls_fingerprint: Type.Optional(
+    F.text(128, "SHA-256 of the controller's certificate (hex, colons allowed), to pin a self-signed certificate; empty: the usual certificate checks.", {
+      pattern: "^(([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2})?$",
+    }),
+  ),
+});
+
+export const ControllerRecord = Type.Object({
+  id: Type.Integer(),
+  controller_id: Type.Integer(),
+  name: Type.String(),
+  type: Type.String({ description: "unifi or omada" }),
+  url: Type.String(),
+  site: Type.String(),
+  auth: Type.String({ description: "password (username and password are set) or api_key. The credentials themselves are never returned." }),
+  tls_fingerprint: Type.String({ description: "Pinned SHA-256 of the certificate, 64 upper-case hex digits, or empty." }),
+  location_ids: Type.Array(Type.Integer(), { description: "Locations whose guests this controller lets in." }),
+  date_created: Type.String(),
+  last_modified: Type.String(),
+});
+
+export const ControllerWriteResponse = Type.Object({
+  status: Success,
+  message: Type.String(),
+  controller_id: Type.Integer(),
+  data: ControllerRecord,
+});
+
+export const ControllerListParams = Type.Object({ identifier: F.identifier() });
+
+export const ControllersResponse = Type.Object({ status: Success, data: Type.Array(ControllerRecord) });
+
+export const DeleteControllerParams = Type.Object({ identifier: F.identifier(), controller_id: F.id("Controller to delete.") });
+
+export const AssignControllerParams = Type.Object({
+  identifier: F.identifier(),
+  location_id: F.id("Location whose guests the controller lets in."),
+  controller_id: F.idOrZero("Controller; 0 removes the location's controller."),
+});
+
+export const MessageResponse = Type.Object({ status: Success, message: Type.String() });

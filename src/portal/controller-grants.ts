@@ -1,0 +1,98 @@
+/**
+ * Letting a guest in through a controller (UniFi, Omada): the location's controller with its
+ * credentials opened, the location's options turned into the controller's units, the call, and
+ * the controller's sessions kept per app (cookies, CSRF tokens) so that each login does not log in
+ * again. A controller that is down, refuses or answers oddly gets the guest a page to retry, and
+ * the log gets the controller's answer.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import { LRUCache } from "lru-cache";
+import type { Config } from "../config.js";
+import { secretBoxKey } from "../db/secret-box.js";
+import type { Ctx } from "../modules/context.js";
+import { controllerOfLocation } from "../modules/controllers/controllers.service.js";
+import type { LocationRow } from "../modules/locations/locations.repository.js";
+import { loadOptions } from "../modules/locations/locations.service.js";
+import { ControllerError } from "./gateways/controller-http.js";
+import type { OmadaState, UnifiState } from "./gateways/gateway-types.js";
+import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/omada.js";
+import { type UnifiSession, newUnifiSession, unifiAuthorizeGuest } from "./gateways/unifi.js";
+import { portalErrors } from "./portal-errors.js";
+
+/** How long a guest is let in when the location sets no session time limit: one day. */
+export const CONTROLLER_DEFAULT_GRANT_SECONDS = 86_400;
+
+/** bytes/s (location options) -> kbit/s (UniFi), rounded up; 0 stays 0 (no limit). */
+export function kbpsOf(bytesPerSecond: number): number {
+  return bytesPerSecond > 0 ? Math.ceil((bytesPerSecond * 8) / 1000) : 0;
+}
+
+/** bytes -> MB (UniFi's data quota, 2^20 bytes), rounded up; 0 stays 0 (no quota). */
+export function megabytesOf(bytes: number): number {
+  return bytes > 0 ? Math.ceil(bytes / 1_048_576) : 0;
+}
+
+interface Sessions {
+  version: string;
+  unifi: UnifiSession;
+  omada: OmadaSession;
+}
+
+export class ControllerGrants {
+  private readonly sessions = new LRUCache<number, Sessions>({ max: 1000 });
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly config: Pick<Config, "secretBoxKey" | "controllerTimeoutMs">,
+  ) {}
+
+  private sessionsOf(id: number, version: string): Sessions {
+    const found = this.sessions.get(id);
+    if (found && found.version === version) return found;
+    const fresh = { version, unifi: newUnifiSession(), omada: newOmadaSession() };
+    this.sessions.set(id, fresh);
+    return fresh;
+  }
+
+  /**
+   * Lets `clientMac` in at `location` through its controller and answers for how many seconds;
+   * throws the portal's retry page when that fails.
+   */
+  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState): Promise<number> {
+    const key = await secretBoxKey(ctx.db, this.config.secretBoxKey);
+    const [access, options] = await Promise.all([controllerOfLocation(ctx, key, location.id), loadOptions(ctx, location.id)]);
+    const where = { location_id: location.id, controller_id: access?.id, family: gw.kind };
+    if (!access || access.type !== gw.kind) {
+      this.log.warn(where, access
+          ? "portal: the location's controller is not of the guest's gateway family"
+          : "portal: the location has no controller, or its credentials cannot be opened (was SECRET_BOX_KEY changed?)");
+      throw portalErrors.controllerMissing();
+    }
+    const seconds = options.session_time_limit > 0 ? options.session_time_limit : CONTROLLER_DEFAULT_GRANT_SECONDS;
+    const sessions = this.sessionsOf(access.id, access.version);
+    const timeoutMs = this.config.controllerTimeoutMs;
+    try {
+      if (gw.kind === "unifi") {
+        await unifiAuthorizeGuest(
+          { access, session: sessions.unifi, timeoutMs },
+          {
+            mac: clientMac,
+            apMac: gw.ap,
+            minutes: Math.ceil(seconds / 60),
+            up: kbpsOf(options.max_bandwidth_up),
+            down: kbpsOf(options.max_bandwidth_down),
+            bytes: megabytesOf(options.daily_bandwidth_cap),
+          },
+        );
+      } else {
+        await omadaAuthorize({ access, session: sessions.omada, timeoutMs }, gw, clientMac, seconds);
+      }
+    } catch (err) {
+      if (!(err instanceof ControllerError)) throw err;
+      this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, "portal: the controller did not let the guest in");
+      throw portalErrors.controllerFailed();
+    }
+    this.log.info({ ...where, seconds }, "portal: guest let in by the controller");
+    return seconds;
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * The console in Debian's headless Chromium, on SQLite and PostgreSQL: an owner signs in through the
+ * form, walks every page, creates and changes each kind of object through the UI and sees it through
+ * the API; a read-only sub-user sees everything and finds no enabled control that writes; the owner
+ * of another account sees nothing of the first. axe-core runs on every page (no serious or critical
+ * violation), the keyboard alone signs in and navigates, and screenshots at 1280x800 and 390x844 go
+ * to test-artifacts/console/.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { createRequire } from "node:module";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+import { recordLogin } from "../../src/modules/guests/guest-activity.service.js";
+import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
+import { launchChromium } from "../helpers/browser.js";
+import { DIALECTS } from "../helpers/db.js";
+import { subUserParams } from "../helpers/sub-users.js";
+
+const ARTIFACTS = "test-artifacts/console";
+const PASSWORD = "owner password 123";
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Sub-users", "API access"];
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+/** Clicks a form's submit button and waits for the page to move to `url`, failing with the form's errors if it does not. */
+async function submitTo(page: Page, button: string, url: RegExp): Promise<void> {
+  await page.click(`button:text-is("${button}")`);
+  await page.waitForFunction(
+    (re) => new RegExp(re).test(location.pathname) || document.querySelector(".field-error, .notice-error") !== null,
+    url.source,
+  );
+  const errors = await page.locator(".field-error, .notice-error").allTextContents();
+  assert.deepEqual(errors, [], `${button}: the form answered with errors`);
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function axeProblems(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`);
+}
+
+for (const dialect of DIALECTS) {
+  describe(`console in Chromium (${dialect})`, () => {
+    let t: TestApp;
+    let browser: Browser;
+    let base: string;
+    const owner = { email: `owner-${dialect}-${Date.now()}@example.com`, identifier: "", accountId: 0 };
+    const other = { email: `other-${dialect}-${Date.now()}@example.com`, identifier: "" };
+    const reader = { email: `reader-${dialect}-${Date.now()}@example.com`, password: "reader-pass-1" };
+    let seedLocation = 0;
+
+    before(async () => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      t = await createTestApp(dialect, { PUBLIC_URL: base });
+      await t.app.listen({ host: "127.0.0.1", port });
+      browser = await launchChromium();
+
+      const a = await createAccount(t.deps, owner.email, PASSWORD);
+      owner.identifier = a.identifier;
+      owner.accountId = a.accountId;
+      other.identifier = (await createAccount(t.deps, other.email, PASSWORD)).identifier;
+      const call = async (method: "GET" | "POST", path: string, params: Record<string, unknown>, identifier: string) => {
+        const r = await t.call(method, path, params, { identifier });
+        assert.equal(r.statusCode, 200, JSON.stringify(r.body));
+        return r.body;
+      };
+      seedLocation = (await call("POST", "create-or-update-location", locationParams({ location_name: "Seed Cafe" }), owner.identifier)).location_id;
+      await call("POST", "create-sub-user", subUserParams(seedLocation, { email_address: reader.email, password: reader.password, readonly: "1" }), owner.identifier);
+      await call("POST", "create-or-update-location", locationParams({ location_name: "Other Secret Venue" }), other.identifier);
+      const campaign = await t.db.selectFrom("campaigns").select("id").where("account_id", "is", null).executeTakeFirstOrThrow();
+      const now = Date.now();
+      for (let i = 0; i < 40; i++) {
+        await recordLogin(t.deps.db, {
+          accountId: owner.accountId,
+          locationId: seedLocation,
+          timezone: "America/Chicago",
+          campaignId: campaign.id,
+          deviceId: null,
+          loginType: i % 3 === 0 ? "Muser" : "Cuser",
+          identity: `visitor${i % 15}@example.com`,
+          profile: { full_name: i % 2 ? "Marie Curie" : "Ada Lovelace", email: `visitor${i % 15}@example.com` },
+          clientMac: `02:00:00:00:00:${String(i % 15).padStart(2, "0")}`,
+          userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)",
+          at: new Date(now - (i % 10) * 86_400_000 - 3_600_000),
+        });
+      }
+    });
+    after(async () => {
+      await browser?.close();
+      await t?.close();
+    });
+
+    async function signedIn(email: string, password: string, viewport = DESKTOP): Promise<Page> {
+      const page = await browser.newPage({ viewport });
+      page.on("dialog", (d) => d.accept());
+      await page.goto(`${base}/`);
+      assert.equal(new URL(page.url()).pathname, "/console");
+      await page.fill('input[type="email"]', email);
+      await page.fill('input[type="password"]', password);
+      await page.click('button[type="submit"]');
+      await page.waitForSelector('h1:text-is("Overview")');
+      return page;
+    }
+
+    async function open(page: Page, title: string): Promise<void> {
+      // The mobile layout hides the navigation behind its menu button.
+      const toggle = page.locator("button.menu-toggle");
+      if ((await toggle.isVisible()) && !(await page.locator("#nav").isVisible())) await toggle.click();
+      await page.click(`nav a:text-is("${title}")`);
+      await page.waitForSelector(`h1:text-is("${title}")`);
+      await page.waitForLoadState("networkidle");
+    }
+
+    async function walk(page: Page, who: string, size: string, check: (title: string) => Promise<void> = async () => {}) {
+      for (const title of PAGES) {
+        await open(page, title);
+        await page.waitForFunction(() => !document.body.textContent?.includes("Loading…"));
+        assert.deepEqual(await axeProblems(page), [], `axe on ${title} (${who}, ${size})`);
+        await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${who}-${size}-${title.toLowerCase().replace(/ /g, "-")}.png`, fullPage: true });
+        await check(title);
+      }
+    }
+
+    it("refuses a wrong password with the same words as an unknown e-mail", async () => {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      await page.goto(`${base}/console`);
+      for (const [email, password] of [
+        [owner.email, "wrong password!"],
+        ["nobody@example.com", PASSWORD],
+      ]) {
+        await page.fill('input[type="email"]', email);
+        await page.fill('input[type="password"]', password);
+        await page.click('button[type="submit"]');
+        await page.waitForSelector(".field-error");
+        assert.equal(await page.textContent(".field-error"), "The e-mail address or password is wrong.");
+      }
+      assert.deepEqual(await axeProblems(page), []);
+      await page.screenshot({ path: `${ARTIFACTS}/${dialect}-sign-in-1280.png` });
+      await page.close();
+    });
+
+    it("signs in and navigates with the keyboard alone", async () => {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      await page.goto(`${base}/console`);
+      await page.waitForSelector('input[type="email"]');
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement).type), "email");
+      await page.keyboard.type(owner.email);
+      await page.keyboard.press("Tab");
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press("Enter");
+      await page.waitForSelector('h1:text-is("Overview")');
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to content");
+      // Tab on to the navigation's Locations link and follow it.
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press("Tab");
+        if ((await page.evaluate(() => document.activeElement?.textContent)) === "Locations") break;
+      }
+      await page.keyboard.press("Enter");
+      await page.waitForSelector('h1:text-is("Locations")');
+      await page.close();
+    });
+
+    it("lets the owner see every page and create and change each kind of object through it", async () => {
+      const page = await signedIn(owner.email, PASSWORD);
+      await page.waitForSelector("canvas");
+      await page.click('button:text-is("365 days")');
+      await page.waitForSelector(".cards");
+      const totals = await page.textContent(".cards");
+      assert.match(totals ?? "", /40\s*logins/);
+      await page.screenshot({ path: `${ARTIFACTS}/${dialect}-owner-overview-1280.png`, fullPage: true });
+      await walk(page, "owner", "1280", async () => {
+        assert.ok(!(await page.content()).includes("Other Secret Venue"));
+      });
+      const api = async (path: string, params: Record<string, unknown> = {}) => {
+        const r = await t.call("GET", path, params, { identifier: owner.identifier });
+        assert.equal(r.statusCode, 200, JSON.stringify(r.body));
+        return r.body;
+      };
+
+      // A location, created then renamed, with its options.
+      await open(page, "Locations");
+      await page.click("text=New location");
+      await page.fill("#f-location_name", "Harbour Bar");
+      await page.fill("#f-address1", "2 Quay Street");
+      await page.fill("#f-town", "Portsmouth");
+      await page.fill("#f-state", "Hampshire");
+      await page.fill("#f-zipcode", "PO1 2AB");
+      await page.fill("#f-country", "GB");
+      await page.fill("#f-phone_number", "(555)555-0101");
+      await page.fill("#f-timezone", "Europe/London");
+      await submitTo(page, "Create location", /\/console\/locations\/\d+$/);
+      const locationId = Number(/(\d+)$/.exec(page.url())![1]);
+      let loc = (await api("get-location", { location_ids: locationId })).data[0];
+      assert.equal(loc.name, "Harbour Bar");
+      assert.equal(loc.time_zone, "Europe/London");
+      await page.fill("#f-location_name", "Harbour Bar and Grill");
+      await page.click('button:text-is("Save location")');
+      await page.waitForSelector("text=Saved.");
+      loc = (await api("get-location", { location_ids: locationId })).data[0];
+      assert.equal(loc.name, "Harbour Bar and Grill");
+      await page.fill("#f-session_time_limit", "45");
+      await page.fill("#f-daily_bandwidth_cap", "500");
+      await page.click('button:text-is("Save options")');
+      await page.waitForSelector("text=Options saved.");
+      const options = (await api("get-location-options", { location_id: locationId })).data;
+      assert.deepEqual(options.session_time_limit, { state: true, value: 2700 });
+      assert.deepEqual(options.daily_bandwidth_cap, { state: true, value: 500_000_000 });
+      assert.deepEqual(await axeProblems(page), []);
+
+      // A campaign from a template, with its live preview and the missing-keys warning.
+      await open(page, "Campaigns");
+      await page.click("text=New campaign");
+      await page.fill("#f-name", "HarbourPage");
+      await page.fill("#f-title_text", "Welcome aboard");
+      const frame = page.frameLocator('iframe[name="campaign-preview"]');
+      await frame.locator("h1:text-is('Welcome aboard')").waitFor();
+      assert.equal(await page.locator("iframe.phone").evaluate((f) => (f as HTMLIFrameElement).getBoundingClientRect().width), 390);
+      await page.check("#f-login_facebook");
+      await page.waitForSelector("text=/Facebook is on, but the service has no keys for it/");
+      await submitTo(page, "Create campaign", /\/console\/campaigns\/\d+$/);
+      const campaignId = Number(/(\d+)$/.exec(page.url())![1]);
+      const campaign = (await api("get-campaign", { campaign_ids: campaignId })).data[0];
+      assert.equal(campaign.title_text, "Welcome aboard");
+      assert.equal(campaign.login_options.facebook, true);
+      assert.deepEqual(await axeProblems(page), []);
+      await page.screenshot({ path: `${ARTIFACTS}/${dialect}-owner-1280-campaign-edit.png`, fullPage: true });
+
+      // The location shows it.
+      await page.goto(`${base}/console/locations/${locationId}`);
+      await page.selectOption("#f-campaign_id", String(campaignId));
+      await page.click('button:text-is("Show this campaign")');
+      await page.waitForSelector("text=The location shows this campaign now.");
+      assert.equal((await api("get-location", { location_ids: locationId })).data[0].default_campaign_id, campaignId);
+
+      // A device: created, assigned, its secret revealed and rotated.
+      await open(page, "Devices");
+      await page.click("text=Add device");
+      await page.fill("#f-device_name", "Bar AP");
+      await page.fill("#f-mac_address", "AC:8B:A9:00:00:01");
+      await page.selectOption("#f-model_id", "coovachilli");
+      await submitTo(page, "Add device", /\/console\/devices\/\d+$/);
+      const deviceId = Number(/(\d+)$/.exec(page.url())![1]);
+      await page.selectOption("#f-location_id", String(locationId));
+      await page.click('button:text-is("Assign")');
+      await page.waitForSelector("text=Assigned.");
+      let device = (await api("get-device", { device_ids: deviceId })).data[0];
+      assert.equal(device.location_id, locationId);
+      await page.click('button:text-is("Reveal secret")');
+      assert.equal(await page.textContent("code.secret"), device.radius_secret);
+      await page.click('button:text-is("Rotate secret")');
+      await page.waitForFunction((old) => document.querySelector("code.secret")?.textContent !== old, device.radius_secret);
+      const shown = await page.textContent("code.secret");
+      device = (await api("get-device", { device_ids: deviceId })).data[0];
+      assert.equal(shown, device.radius_secret);
+      assert.match(await page.textContent("ol") ?? "", /HS_UAMSERVER/);
+
+      // A sub-user.
+      await open(page, "Sub-users");
+      const staff = `staff-${dialect}-${Date.now()}@example.com`;
+      await page.fill("#f-first_name", "Grace");
+      await page.fill("#f-last_name", "Hopper");
+      await page.fill("#f-email_address", staff);
+      await page.fill("#f-password", "staff-pass-1");
+      await page.click('button:text-is("Create sub-user")');
+      await page.waitForSelector("text=Sub-user created.");
+      const subs = (await api("subuser-list")).data as { email: string; readonly: number }[];
+      assert.ok(subs.some((s) => s.email === staff && s.readonly === 1));
+
+      // Guests: a search and a profile.
+      await open(page, "Guests");
+      await page.fill('input[type="search"]', "curie");
+      await page.click('button:text-is("Search")');
+      await page.waitForSelector("td >> text=visitor1@example.com");
+      assert.ok((await page.locator("tbody tr").count()) > 0);
+      await page.click("tbody tr >> nth=0 >> a");
+      await page.waitForSelector('h2:text-is("Login history")');
+      assert.deepEqual(await axeProblems(page), []);
+      await open(page, "Guests");
+      const href = await page.getAttribute("a:text-is('Download CSV')", "href");
+      const csv = await page.evaluate(async (u) => (await fetch(u!)).text(), href);
+      assert.match(csv.split("\n")[0], /e-?mail/i);
+      assert.ok(csv.includes("visitor1@example.com"));
+      assert.ok(!csv.includes("Other Secret Venue"));
+
+      // The location deleted.
+      await page.goto(`${base}/console/locations/${locationId}`);
+      await page.click('button:text-is("Delete location")');
+      await page.waitForFunction(() => location.pathname === "/console/locations");
+      const list = (await api("location-list")).data as { id: number }[];
+      assert.ok(!list.some((l) => l.id === locationId));
+
+      // API access last: the identifier this test used stops working.
+      await open(page, "API access");
+      await page.fill("#f-password", PASSWORD);
+      await page.click('button:text-is("Issue a new identifier")');
+      await page.waitForSelector("code.secret");
+      const fresh = await page.textContent("code.secret");
+      assert.equal((await t.call("GET", "location-list", {}, { identifier: owner.identifier })).statusCode, 400);
+      assert.equal((await t.call("GET", "location-list", {}, { identifier: fresh! })).statusCode, 200);
+      owner.identifier = fresh!;
+      await page.close();
+    });
+
+    it("shows a read-only sub-user everything and no enabled control that writes", async () => {
+      for (const [viewport, size] of [
+        [PHONE, "390"],
+        [DESKTOP, "1280"],
+      ] as const) {
+        const page = await signedIn(reader.email, reader.password, viewport);
+        await page.waitForSelector("option:text-is('Seed Cafe')", { state: "attached" });
+        await walk(page, "reader", size, async (title) => {
+          const writes = await page.locator(".form button[type=submit]:enabled, button.danger:enabled, button:text-is('Rotate secret')").count();
+          assert.equal(writes, 0, `an enabled write control on ${title}`);
+        });
+        for (const path of ["/console/locations/new", `/console/locations/${seedLocation}`, "/console/campaigns/new", "/console/devices/new"]) {
+          await page.goto(`${base}${path}`);
+          await page.waitForSelector("h1");
+          await page.waitForLoadState("networkidle");
+          assert.equal(await page.locator(".form button[type=submit]:enabled, button.danger:enabled").count(), 0, path);
+        }
+        await page.close();
+      }
+    });
+
+    it("shows the owner of another account nothing of the first", async () => {
+      const page = await signedIn(other.email, PASSWORD, PHONE);
+      await page.waitForSelector("option:text-is('Other Secret Venue')", { state: "attached" });
+      await walk(page, "other", "390", async (title) => {
+        const text = await page.content();
+        assert.ok(!text.includes("Seed Cafe") && !text.includes("Harbour") && !text.includes("visitor1@example.com"), title);
+      });
+      await page.close();
+    });
+  });
+}
