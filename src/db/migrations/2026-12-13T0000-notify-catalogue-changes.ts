@@ -10,15 +10,6 @@ import { dialectOf } from "../dialect.js";
 
 const TABLES = ["accounts", "api_identifiers", "sub_users", "locations", "location_options", "devices", "campaigns"];
 
-/**
- * Devices: every column but last_heard_at, which marking an AP heard from (once a minute per AP)
- * sets alone; no cached row depends on it. A column added to devices later must be added here.
- */
-const DEVICE_COLUMNS = [
-  "id", "account_id", "location_id", "model_id", "name", "mac_address", "wan_ip", "radius_secret", "upgrade",
-  "last_upgraded", "wifi_channel", "firmware_version", "status", "sync_response", "create_date", "update_date",
-];
-
 export async function up(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) !== "postgres") return;
   await sql`create or replace function guestwifi_catalogue_changed() returns trigger language plpgsql as $$
@@ -27,8 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end $$`.execute(db);
   for (const t of TABLES) {
-    const update = t === "devices" ? sql.raw(`update of ${DEVICE_COLUMNS.join(", ")}`) : sql.raw("update");
-    await sql`create trigger ${sql.raw(`${t}_catalogue_changed`)} after insert or ${update} or delete or truncate on ${sql.table(t)}
+    await sql`create trigger ${sql.raw(`${t}_catalogue_changed`)} after insert or update or delete or truncate on ${sql.table(t)}
       for each statement execute function guestwifi_catalogue_changed()`.execute(db);
   }
 }
