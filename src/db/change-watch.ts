@@ -13,16 +13,10 @@
  *   generation at all, so nothing is cached, and it is moved on when listening starts again.
  */
 import pg from "pg";
+export { writesCatalogue } from "./catalogue.js";
 
 export const CATALOGUE_CHANNEL = "guestwifi_catalogue";
 
-/** A statement that writes a catalogue table, as Kysely and our SQL spell it. */
-const CATALOGUE_WRITE =
-  /^\s*(?:insert\s+into|update|delete\s+from|truncate)\s+(?:table\s+)?"?(?:accounts|api_identifiers|sub_users|locations|location_options|devices|campaigns)"?[\s(]/i;
-
-export function writesCatalogue(sqlText: unknown): boolean {
-  return typeof sqlText === "string" && CATALOGUE_WRITE.test(sqlText);
-}
 
 const RECONNECT_MS = 1_000;
 

@@ -42,14 +42,15 @@ export function sqliteDirect(db: DB): SqliteDirect | undefined {
  * A token that changes whenever the database may have changed: at once for this process's writes, and
  * within OTHER_CONNECTION_POLL_MS for a commit by another connection (SQLite's data_version, such as
  * `guestwifi account create` run beside the server). Inside a transaction: undefined, nothing is
- * cached there. On PostgreSQL, where other instances write too: undefined, unless the caller holds
- * rows of the catalogue tables only (`catalogueOnly`), whose every write is announced to every
- * instance (see change-watch.ts).
+ * cached there. `catalogueOnly`: the caller holds rows of the catalogue tables only (catalogue.ts),
+ * so only writes to those change the token (on SQLite this process's, and any commit of another
+ * connection). On PostgreSQL, where other instances write too, the token is undefined unless
+ * `catalogueOnly`, whose every write is announced to every instance (see change-watch.ts).
  */
 export function changeGeneration(db: DB, catalogueOnly = false): string | undefined {
   if (db.isTransaction) return undefined;
   const adapter = db.getExecutor().adapter;
-  if (adapter instanceof StatefulSqliteAdapter) return adapter.state.generation();
+  if (adapter instanceof StatefulSqliteAdapter) return adapter.state.generation(catalogueOnly);
   // PostgreSQL: only rows of the catalogue tables, whose writes are announced (change-watch.ts).
   if (catalogueOnly && adapter instanceof PooledPostgresAdapter) return changeWatchOf(adapter.pool)?.generation();
   return undefined;

@@ -21,6 +21,7 @@ import * as openNdsGrants from "./migrations/2026-12-12T0000-opennds-grants.js";
 import * as hourlyLogins from "./migrations/2026-12-13T0000-hourly-logins.js";
 import * as loginCounterShards from "./migrations/2026-12-13T0000-login-counter-shards.js";
 import * as notifyCatalogueChanges from "./migrations/2026-12-13T0000-notify-catalogue-changes.js";
+import * as quietDeviceHeard from "./migrations/2026-12-13T0000-quiet-device-heard.js";
 import * as consoleSessions from "./migrations/2026-12-14T0000-console.js";
 import * as guestSearch from "./migrations/2026-12-14T0100-guest-search.js";
 
@@ -38,6 +39,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-13T0000-hourly-logins", hourlyLogins],
   ["2026-12-13T0000-login-counter-shards", loginCounterShards],
   ["2026-12-13T0000-notify-catalogue-changes", notifyCatalogueChanges],
+  ["2026-12-13T0000-quiet-device-heard", quietDeviceHeard],
   ["2026-12-14T0000-console", consoleSessions],
   ["2026-12-14T0100-guest-search", guestSearch],
 ];

@@ -7,6 +7,7 @@
  */
 import type { Statement } from "better-sqlite3";
 import { type Compilable, CompiledQuery } from "kysely";
+import { writesCatalogue } from "./catalogue.js";
 import { type DB, type SqliteDirect, sqliteDirect } from "./database.js";
 
 /** Stands for a named parameter while the query is built; replaced by its value at each run. */
@@ -18,6 +19,8 @@ interface Compiled {
   slots: (string | undefined)[];
   constants: unknown[];
   direct: SqliteDirect | undefined;
+  /** Writes a catalogue table (read caches of catalogue rows watch those writes only). */
+  catalogue: boolean;
   statement?: Statement;
 }
 
@@ -39,7 +42,7 @@ export class PreparedQuery<K extends string> {
     const q = this.build(db, marks).compile();
     const slots = q.parameters.map((v) => (typeof v === "string" && v.startsWith(MARK) ? v.slice(MARK.length) : undefined));
     for (const k of this.keys) if (!slots.includes(k)) throw new Error(`prepared query does not use parameter ${k}: ${q.sql}`);
-    c = { sql: q.sql, slots, constants: [...q.parameters], direct: sqliteDirect(db) };
+    c = { sql: q.sql, slots, constants: [...q.parameters], direct: sqliteDirect(db), catalogue: writesCatalogue(q.sql) };
     this.byAdapter.set(adapter, c);
     return c;
   }
@@ -77,7 +80,7 @@ export class PreparedQuery<K extends string> {
     const params = this.params(c, values);
     const stmt = PreparedQuery.statementFor(db, c);
     if (stmt) {
-      c.direct!.noteWrite();
+      c.direct!.noteWrite(c.catalogue);
       return stmt.run(params).changes;
     }
     const res = await db.executeQuery(CompiledQuery.raw(c.sql, params));

@@ -8,6 +8,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "./database.js";
+import { NAMED_STATEMENT } from "./postgres-pool.js";
 
 type Callback = (err: Error | null, res?: { current: number; ttl: number }) => void;
 
@@ -24,18 +25,19 @@ export class PostgresRateLimitStore {
 
   incr(key: string, cb: Callback, timeWindow: number, _max: number): void {
     const now = Date.now();
-    const ended = sql<boolean>`rate_limit_hits.window_start + ${timeWindow} <= ${now}`;
-    this.db
-      .insertInto("rate_limit_hits")
-      .values({ key: `${this.prefix}${key}`.slice(0, 255), window_start: now, hits: 1 })
-      .onConflict((oc) =>
-        oc.column("key").doUpdateSet({
-          hits: sql<number>`case when ${ended} then 1 else rate_limit_hits.hits + 1 end`,
-          window_start: sql<number>`case when ${ended} then ${now} else rate_limit_hits.window_start end`,
-        }),
-      )
-      .returning(["hits", "window_start"])
-      .executeTakeFirstOrThrow()
+    // One text for every hit (a named prepared statement: parsed once per connection), values bound.
+    sql<{ hits: number; window_start: number }>`${sql.raw(NAMED_STATEMENT)}insert into rate_limit_hits (key, window_start, hits)
+      values (${`${this.prefix}${key}`.slice(0, 255)}, ${now}::bigint, 1)
+      on conflict (key) do update set
+        hits = case when rate_limit_hits.window_start + ${timeWindow}::bigint <= ${now}::bigint then 1 else rate_limit_hits.hits + 1 end,
+        window_start = case when rate_limit_hits.window_start + ${timeWindow}::bigint <= ${now}::bigint then ${now}::bigint else rate_limit_hits.window_start end
+      returning hits, window_start`
+      .execute(this.db)
+      .then((r) => {
+        const row = r.rows[0];
+        if (!row) throw new Error("the rate-limit upsert returned no row");
+        return row;
+      })
       .then(
         (row) => {
           cb(null, { current: Number(row.hits), ttl: Math.max(0, Number(row.window_start) + timeWindow - now) });

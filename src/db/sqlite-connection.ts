@@ -7,6 +7,7 @@
 import type SQLite from "better-sqlite3";
 import { SqliteAdapter, SqliteDialect } from "kysely";
 import { LRUCache } from "lru-cache";
+import { writesCatalogue } from "./catalogue.js";
 
 /** How stale another connection's commit may look to changeGeneration. */
 export const OTHER_CONNECTION_POLL_MS = 50;
@@ -17,6 +18,8 @@ interface CachedStatement {
   stmt: SQLite.Statement;
   /** Anything but a SELECT may write (INSERT ... RETURNING reads rows and writes). */
   writes: boolean;
+  /** Writes a catalogue table (catalogue.ts). */
+  catalogue: boolean;
 }
 
 /**
@@ -29,7 +32,8 @@ interface CachedStatement {
 export interface SqliteDirect {
   /** A prepared statement, cached by SQL text. */
   prepare(source: string): SQLite.Statement;
-  noteWrite(): void;
+  /** `catalogue`: the statement writes a catalogue table (see catalogue.ts). */
+  noteWrite(catalogue: boolean): void;
   readonly inTransaction: boolean;
 }
 
@@ -40,6 +44,7 @@ export class SqliteConnectionState implements SqliteDirect {
    */
   private readonly statements: LRUCache<string, CachedStatement>;
   private localWrites = 0;
+  private catalogueWrites = 0;
   private readonly dataVersion: SQLite.Statement;
   private version = 0;
   private versionAt = Number.NEGATIVE_INFINITY;
@@ -52,7 +57,7 @@ export class SqliteConnectionState implements SqliteDirect {
   private cached(source: string): CachedStatement {
     let entry = this.statements.get(source);
     if (!entry) {
-      entry = { stmt: this.sqlite.prepare(source), writes: !/^\s*select\b/i.test(source) };
+      entry = { stmt: this.sqlite.prepare(source), writes: !/^\s*select\b/i.test(source), catalogue: writesCatalogue(source) };
       this.statements.set(source, entry);
     }
     return entry;
@@ -62,8 +67,9 @@ export class SqliteConnectionState implements SqliteDirect {
     return this.cached(source).stmt;
   }
 
-  noteWrite(): void {
+  noteWrite(catalogue: boolean): void {
     this.localWrites++;
+    if (catalogue) this.catalogueWrites++;
   }
 
   get inTransaction(): boolean {
@@ -71,13 +77,13 @@ export class SqliteConnectionState implements SqliteDirect {
   }
 
   /** See changeGeneration. Asking SQLite for data_version on every hot read cost as much as the rest of a cached look-up. */
-  generation(): string {
+  generation(catalogueOnly = false): string {
     const now = Date.now();
     if (now - this.versionAt >= OTHER_CONNECTION_POLL_MS) {
       this.version = this.dataVersion.get() as number;
       this.versionAt = now;
     }
-    return `${this.localWrites}:${this.version}`;
+    return `${catalogueOnly ? `c${this.catalogueWrites}` : this.localWrites}:${this.version}`;
   }
 
   /**
@@ -89,8 +95,9 @@ export class SqliteConnectionState implements SqliteDirect {
       get: (target, prop, receiver) => {
         if (prop === "prepare") {
           return (source: string) => {
-            const { stmt, writes } = this.cached(source);
+            const { stmt, writes, catalogue } = this.cached(source);
             if (writes) this.localWrites++;
+            if (catalogue) this.catalogueWrites++;
             return stmt;
           };
         }

@@ -72,7 +72,16 @@ export interface ApiRouteDef<D, S extends TObject, R extends RefMap<D>, Out exte
   response: Out;
   /** Media types of the answer when not JSON (documentation only; the handler sets the header). */
   produces?: string[];
-  handler: (call: ApiCall<D>, p: Static<S>, refs: Resolved<Static<S>, R>) => Promise<Static<Out>>;
+  handler: (call: ApiCall<D>, p: Static<S>, refs: Resolved<Static<S>, R>) => Promise<Static<Out> | SerializedJson<Static<Out>>>;
+}
+
+/**
+ * An answer already serialised, for hot reads that keep the JSON of their rows (get-location): sent
+ * as it is, with the JSON content type. The text must be what the response schema would produce.
+ */
+export class SerializedJson<T> {
+  declare readonly shape?: T;
+  constructor(readonly text: string) {}
 }
 
 export interface ApiRouter<D> {
@@ -194,7 +203,12 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
     };
 
     /** References, checks and handler, after the schema; in the route's transaction when it writes. */
-    const run = async (call: ApiCall<D>, parsed: ParsedParams<S>, failures: Failures, locking: boolean): Promise<Static<Out>> => {
+    const run = async (
+      call: ApiCall<D>,
+      parsed: ParsedParams<S>,
+      failures: Failures,
+      locking: boolean,
+    ): Promise<Static<Out> | SerializedJson<Static<Out>>> => {
       const { values, given } = parsed;
       const params = values as Record<string, unknown>;
       const refs = ordered.length > 0 ? await resolveRefs(ordered, declared, call, params, given, locking, failures) : {};
@@ -243,8 +257,12 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
           !failures.any &&
           (checks.length > 0 || ordered.some(([param]) => (parsed.values as Record<string, unknown>)[param] !== undefined));
         const caller = request.caller!;
-        if (!atomic) return run({ ctx: deps, caller, config, request, reply }, parsed, failures, false);
-        return retryingTransaction(deps.db, (trx) => run({ ctx: { ...deps, db: trx }, caller, config, request, reply }, parsed, new Failures(), true));
+        const out = atomic
+          ? await retryingTransaction(deps.db, (trx) => run({ ctx: { ...deps, db: trx }, caller, config, request, reply }, parsed, new Failures(), true))
+          : await run({ ctx: deps, caller, config, request, reply }, parsed, failures, false);
+        if (!(out instanceof SerializedJson)) return out;
+        reply.type("application/json; charset=utf-8");
+        return out.text;
       },
     });
   }

@@ -11,8 +11,19 @@ export function newNonce(): string {
   return randomBytesPooled(16).toString("base64");
 }
 
+/** A memo of a pure function: a page's form targets are a few gateway and provider URLs. */
+const originMemo = new Map<string, string | undefined>();
+
 /** `scheme://host[:port]` of a URL, or undefined. */
 export function originOf(url: string): string | undefined {
+  if (originMemo.has(url)) return originMemo.get(url);
+  const origin = parseOrigin(url);
+  if (originMemo.size >= 1_000) originMemo.clear();
+  originMemo.set(url, origin);
+  return origin;
+}
+
+function parseOrigin(url: string): string | undefined {
   try {
     const u = new URL(url);
     return u.protocol === "http:" || u.protocol === "https:" ? u.origin : undefined;

@@ -12,7 +12,7 @@ import { campaignShownAt, findLiveCampaignByFilename } from "../modules/campaign
 import type { Ctx } from "../modules/context.js";
 import { findDeviceModel } from "../modules/devices/device-models.js";
 import type { DeviceRow } from "../modules/devices/devices.repository.js";
-import { findDeviceByMac, noteDeviceHeard } from "../modules/devices/devices.service.js";
+import { HEARD_REFRESH_MS, findDeviceByMac, noteDeviceHeard } from "../modules/devices/devices.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, findLiveLocationBySlug } from "../modules/locations/locations.service.js";
 import { type GatewayArrival, targetAllowed } from "./gateways/gateway.js";
@@ -39,21 +39,31 @@ interface Found {
   device: DeviceRow | undefined;
 }
 
-export type PageLookups = ReadCache<string, Found>;
+export interface PageLookups {
+  found: ReadCache<string, Found>;
+  /** When this app last marked each AP heard from: a kept device row's last_heard_at is not refreshed. */
+  heard: Map<number, number>;
+}
 
 export function createPageLookups(): PageLookups {
-  return new ReadCache<string, Found>(5_000, true);
+  return { found: new ReadCache<string, Found>(5_000, true), heard: new Map() };
 }
 
 /** Read through `cache` when given; a page that was not found is never kept. */
 function lookup(db: DB, cache: PageLookups | undefined, key: string, read: () => Promise<Found | undefined>): Promise<Found | undefined> {
   if (!cache) return read();
-  const hit = cache.get(db, key);
-  return hit ? Promise.resolve(hit) : cache.load(db, key, read);
+  const hit = cache.found.get(db, key);
+  return hit ? Promise.resolve(hit) : cache.found.load(db, key, read);
 }
 
 /** The registered AP behind a gateway redirect (looked up by the caller), vetted, and marked heard from. */
-async function vetAccessPoint(ctx: Ctx, arrival: GatewayArrival, device: DeviceRow | undefined, accountId: number | null): Promise<DeviceRow> {
+async function vetAccessPoint(
+  ctx: Ctx,
+  arrival: GatewayArrival,
+  device: DeviceRow | undefined,
+  accountId: number | null,
+  cache: PageLookups | undefined,
+): Promise<DeviceRow> {
   if (!device) throw portalErrors.unknownAccessPoint();
   // Another account's AP must not log guests in at (and be counted for) this account's locations.
   if (accountId !== null && device.account_id !== accountId) throw portalErrors.unknownAccessPoint();
@@ -61,6 +71,13 @@ async function vetAccessPoint(ctx: Ctx, arrival: GatewayArrival, device: DeviceR
   // A controller family's redirect counts only from a device of that family: its model decides.
   const kind = arrival.state.kind;
   if ((kind === "unifi" || kind === "omada") && findDeviceModel(device.model_id)?.family !== kind) throw portalErrors.unknownAccessPoint();
+  if (cache) {
+    const now = Date.now();
+    const last = cache.heard.get(device.id);
+    if (last !== undefined && now - last < HEARD_REFRESH_MS) return device;
+    if (cache.heard.size >= 50_000) cache.heard.clear();
+    cache.heard.set(device.id, now);
+  }
   await noteDeviceHeard(ctx, device);
   return device;
 }
@@ -78,7 +95,7 @@ export async function resolveLocationPage(ctx: Ctx, slug: string, arrival: Gatew
   });
   if (!found?.location) throw portalErrors.pageNotFound();
   const { location, campaign, payload } = found;
-  const device = arrival ? await vetAccessPoint(ctx, arrival, found.device, location.account_id) : null;
+  const device = arrival ? await vetAccessPoint(ctx, arrival, found.device, location.account_id, cache) : null;
   return { location, campaign, payload, device, arrival };
 }
 
@@ -102,7 +119,7 @@ export async function resolveCampaignPage(ctx: Ctx, filename: string, arrival: G
   let device: DeviceRow | null = null;
   let location: LocationRow | null = null;
   if (arrival) {
-    device = await vetAccessPoint(ctx, arrival, found.device, campaign.account_id);
+    device = await vetAccessPoint(ctx, arrival, found.device, campaign.account_id, cache);
     const loc = found.location;
     if (!loc || loc.account_id !== device.account_id) throw portalErrors.unknownAccessPoint();
     location = loc;
@@ -116,7 +133,7 @@ export async function resolveCampaignPage(ctx: Ctx, filename: string, arrival: G
  */
 export async function resolveAccessPointPage(ctx: Ctx, arrival: GatewayArrival): Promise<PageContext> {
   const found = await findDeviceByMac(ctx, arrival.apMac);
-  const device = await vetAccessPoint(ctx, arrival, found, null);
+  const device = await vetAccessPoint(ctx, arrival, found, null, undefined);
   const location = device.location_id === null ? undefined : await findLiveLocation(ctx, device.location_id);
   if (!location || location.account_id !== device.account_id) throw portalErrors.unknownAccessPoint();
   const campaign = await campaignShownAt(ctx, location);

@@ -80,6 +80,33 @@ describe("read cache of location rows (SQLite)", () => {
     }
   });
 
+  it("keeps catalogue rows across writes to other tables (logins), not across catalogue writes", async () => {
+    const file = join(tmpdir(), `guestwifi-cache-${randomBytes(5).toString("hex")}.db`);
+    const db = createDatabase(`sqlite:${file}`);
+    try {
+      await migrateToLatest(db);
+      const repos = createRepositories();
+      const { accountId } = await createAccount({ db, repos }, "catalogue@example.com");
+      const id = await repos.locations.insert(db, loc(accountId, "Kept"));
+      const any = changeGeneration(db);
+      const catalogue = changeGeneration(db, true);
+      await db.insertInto("rate_limit_hits").values({ key: "k", window_start: 1, hits: 1 }).execute();
+      assert.notEqual(changeGeneration(db), any, "any write moves the plain token");
+      assert.equal(changeGeneration(db, true), catalogue, "a write elsewhere leaves the catalogue's");
+      await repos.devices.markHeard(db, 12345, "2026-01-01 00:00:00"); // last_heard_at alone: not a change
+      assert.equal(changeGeneration(db, true), catalogue, "marking an AP heard from leaves it");
+      await repos.devices.assignLocation(db, 12345, null, "2026-01-01 00:00:00");
+      assert.notEqual(changeGeneration(db, true), catalogue, "a catalogue write moves it");
+      const again = changeGeneration(db, true);
+      await repos.locations.update(db, id, { name: "Renamed" });
+      assert.notEqual(changeGeneration(db, true), again);
+      assert.equal((await repos.locations.findOwned(db, accountId, [id]))[0].name, "Renamed");
+    } finally {
+      await db.destroy();
+      for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+    }
+  });
+
   it("caches nothing on PostgreSQL unless the rows are catalogue rows", async () => {
     const pg = await createTestDb("postgres");
     try {
@@ -122,6 +149,11 @@ describe("read cache of location rows on PostgreSQL, two instances", () => {
         await trx.updateTable("locations").set({ name: "Unannounced" }).where("id", "=", id).execute();
       });
       assert.equal(await nameOnB(), "Before", "served from B's memory");
+      // Marking an AP heard from (last_heard_at alone) announces nothing and drops nothing.
+      const kept = changeGeneration(b, true);
+      await reposA.devices.markHeard(a, 12345, "2026-01-01 00:00:00");
+      await sleep(50);
+      assert.equal(changeGeneration(b, true), kept);
       // A's write: B drops its rows as soon as the commit's notification arrives.
       await reposA.locations.update(a, id, { name: "Written on A" });
       const waited = await until(async () => (await nameOnB()) === "Written on A", "seen on B", 1_000);

@@ -64,6 +64,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`insert into ${sql.table(next)} (${sql.join(keys)}, count) select ${sql.join(keys)}, sum(count) from ${sql.table(t.name)} group by ${sql.join(keys)}`.execute(db);
     await db.schema.dropTable(t.name).execute();
     await db.schema.alterTable(next).renameTo(t.name).execute();
+    // PostgreSQL names constraints per schema: the old name is free only now.
+    if (postgres) await sql`alter table ${sql.table(t.name)} rename constraint ${sql.id(`${next}_pk`)} to ${sql.id(`${t.name}_pk`)}`.execute(db);
   }
   if (postgres) await sql`alter table rate_limit_hits set logged`.execute(db);
 }

@@ -1,13 +1,16 @@
-import { type ApiRouter, ok } from "../../http/api-route.js";
+import { type ApiRouter, SerializedJson, ok } from "../../http/api-route.js";
 import type { Ctx } from "../context.js";
 import { ownedDevice } from "../devices/devices.refs.js";
 import { liveLocation, ownedLocation } from "./locations.refs.js";
+import type { LocationRow } from "./locations.repository.js";
 import * as S from "./locations.schemas.js";
 import * as locations from "./locations.service.js";
 
 const tags = ["Locations"];
 
 export function locationRoutes(api: ApiRouter<Ctx>): void {
+  /** get-location's JSON of each location row, kept with the (cached, never changed) row object. */
+  const recordJson = new WeakMap<LocationRow, string>();
   api.route({
     method: "POST",
     url: "/api/create-or-update-location",
@@ -48,7 +51,19 @@ export function locationRoutes(api: ApiRouter<Ctx>): void {
     params: S.GetLocationParams,
     refs: { location_ids: ownedLocation.list(10) },
     response: S.LocationsResponse,
-    handler: async ({ config }, _p, r) => ok({ data: r.location_ids.map((row) => locations.toLocationRecord(row, config.publicUrl)) }),
+    handler: async ({ config }, _p, r) => {
+      // Rows come from the read cache while the catalogue is unchanged: each keeps its JSON.
+      let text = '{"status":"success","data":[';
+      r.location_ids.forEach((row, i) => {
+        let json = recordJson.get(row);
+        if (json === undefined) {
+          json = JSON.stringify(locations.toLocationRecord(row, config.publicUrl));
+          recordJson.set(row, json);
+        }
+        text += i === 0 ? json : `,${json}`;
+      });
+      return new SerializedJson(`${text}]}`);
+    },
   });
 
   api.route({

@@ -53,7 +53,20 @@ LOCAL.addSubnet("fc00::", 7, "ipv6");
 LOCAL.addSubnet("fe80::", 10, "ipv6");
 
 /** Private, carrier-grade NAT, loopback or link-local: where a captive gateway's own web server lives. */
+/** A memo of a pure function: BlockList.check builds an address object per call; gateways repeat a few LAN addresses. */
+const localMemo = new Map<string, boolean>();
+
 export function isLocalAddress(ip: string): boolean {
+  let local = localMemo.get(ip);
+  if (local === undefined) {
+    local = checkLocal(ip);
+    if (localMemo.size >= 1_000) localMemo.clear();
+    localMemo.set(ip, local);
+  }
+  return local;
+}
+
+function checkLocal(ip: string): boolean {
   const v = isIP(ip);
   if (v === 4) return LOCAL.check(ip, "ipv4");
   if (v === 6) return LOCAL.check(ip, "ipv6");
