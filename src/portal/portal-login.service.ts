@@ -57,6 +57,13 @@ export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state
 export type Handoff =
   | { kind: "redirect"; url: string }
   | { kind: "connected"; continueUrl: string }
+  /**
+   * The guest is online; the "You are online" page then takes the browser on to `url` by itself.
+   * Not a redirect of the login post: browsers check every redirect of a form post against the
+   * page's CSP form-action, so a campaign's redirect_url that redirects again (http to https, a bare
+   * domain to www.) would be blocked half-way.
+   */
+  | { kind: "landing"; url: string }
   /** The browser posts these fields to the gateway's login URL (a page with a self-submitting form). */
   | {
       kind: "post";
@@ -116,7 +123,10 @@ export async function completeLogin(
   }
   const remember = (seconds: number) =>
     input.clientIp ? recordGrant(app, { locationId: location.id, clientIp: input.clientIp, clientMac: state.mac, seconds }) : undefined;
-  if (granted !== undefined) await remember(granted);
+  if (granted !== undefined) {
+    await remember(granted);
+    return redirectUrl ? { kind: "landing", url: redirectUrl } : { kind: "connected", continueUrl: "" };
+  }
   if (gw?.kind === "meraki") {
     const options = await loadOptions(app, location.id);
     const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;

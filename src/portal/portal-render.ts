@@ -120,17 +120,21 @@ export function renderSmsCode(
   return smsCodePage({ texts: pageTexts(deps, payload), nonce, state, maskedPhone: maskPhone(phone), ...extras });
 }
 
-export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, heading: string): string {
+/** `goTo`: an http(s) URL the page then sends the browser to by itself (see the `landing` hand-off). */
+export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, heading: string, goTo?: string): string {
   const nonce = newNonce();
   const continueUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   setPortalHeaders(reply, nonce, []);
   reply.type("text/html; charset=utf-8");
-  return connectedPage({ texts: pageTexts(deps, payload), nonce, heading, continueUrl });
+  // Normalised (spaces and quotes percent-encoded), so that the refresh's URL is the whole of it.
+  const refreshTo = goTo && isHttpUrl(goTo) ? new URL(goTo).href : undefined;
+  return connectedPage({ texts: pageTexts(deps, payload), nonce, heading, continueUrl, goTo: refreshTo });
 }
 
 /** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
 export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, handoff: Handoff): FastifyReply | string {
   if (handoff.kind === "connected") return renderConnected(reply, deps, payload, "You are online");
+  if (handoff.kind === "landing") return renderConnected(reply, deps, payload, "You are online", handoff.url);
   if (handoff.kind === "post") {
     const nonce = newNonce();
     // The gateway answers the post with a redirect to where the guest was going: allowed too.

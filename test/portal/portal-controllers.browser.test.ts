@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
+import { type Server, createServer as createHttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.js";
@@ -20,6 +22,33 @@ import { type StandIn, startGatewayStandIn } from "./stand-ins.js";
 
 const ARTIFACTS = "test-artifacts";
 const USER = { username: "portal", password: "Portal-Pass-1" };
+
+/**
+ * A venue's website as operators give it for redirect_url: its first address answers with a
+ * redirect to another origin (http to https, a bare domain to www.), here 127.0.0.1 to localhost.
+ */
+async function startRedirectingSite(): Promise<{ start: string; landing: string; visits: string[]; close(): Promise<void> }> {
+  const visits: string[] = [];
+  let port = 0;
+  const server: Server = createHttpServer((req, res) => {
+    visits.push(`${req.headers.host}${req.url}`);
+    if (req.url === "/welcome") {
+      res.writeHead(301, { location: `http://localhost:${port}/home`, connection: "close" });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", connection: "close" });
+    res.end("<!doctype html><title>Cafe Blau</title><h1>Cafe Blau</h1>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+  return {
+    start: `http://127.0.0.1:${port}/welcome`,
+    landing: `http://localhost:${port}/home`,
+    visits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 for (const dialect of DIALECTS) {
   describe(`UniFi and Omada guests in Chromium (${dialect})`, () => {
@@ -123,6 +152,37 @@ for (const dialect of DIALECTS) {
         radioId: 0,
       });
       await page.context().close();
+    });
+
+    it("a redirect_url that itself redirects to another origin (http to https, www.): the guest still gets there, UniFi and Omada", async () => {
+      const site = await startRedirectingSite();
+      try {
+        const u = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: classic.url, ...USER, tls_fingerprint: cert.fingerprint }, {
+          redirect_url: site.start,
+        });
+        const guest = randomMac();
+        const page = await phonePage();
+        await page.goto(unifiUrl(base, { ap: u.apMac, client: guest }));
+        await page.getByLabel("I accept the terms of use").check();
+        await Promise.all([page.waitForURL(site.landing), page.getByRole("button", { name: "Connect", exact: true }).last().click()]);
+        assert.equal(await page.textContent("h1"), "Cafe Blau");
+        assert.equal(classic.accepted.at(-1).mac, guest.toLowerCase());
+        await page.context().close();
+
+        const o = await controllerWorld(t, "tplink-eap225", { type: "omada", url: omada.url, ...USER, tls_fingerprint: cert.fingerprint }, {
+          redirect_url: site.start,
+        });
+        const other = randomMac();
+        const page2 = await phonePage();
+        await page2.goto(omadaUrl(o.url, { client: other, ap: o.apMac }));
+        await page2.getByLabel("I accept the terms of use").check();
+        await Promise.all([page2.waitForURL(site.landing), page2.getByRole("button", { name: "Connect", exact: true }).last().click()]);
+        assert.equal(omada.accepted.at(-1).clientMac, other.replace(/:/g, "-"));
+        assert.deepEqual(site.visits.filter((v) => v.endsWith("/home")).length, 2);
+        await page2.context().close();
+      } finally {
+        await site.close();
+      }
     });
 
     it("a controller that refuses: the form again with a clear notice; after the operator fixes it, one more tap gets the guest in", async () => {

@@ -20,23 +20,38 @@ export type RadiusDialect = "chillispot" | "mikrotik" | "cambium" | "wispr";
 
 export type FamilyId = "coova" | "openwrt" | "meraki" | "unifi" | "omada" | "mikrotik" | "aruba" | "ruckus" | "cambium";
 
+/**
+ * How the portal hands a guest back after the login: one id per protocol, the `kind` of the
+ * gateway's state in src/portal/gateways/ (gateway-types.ts checks that the two lists agree):
+ * - `coova`: the browser to the gateway's `/logon` with a one-time credential; the gateway asks RADIUS;
+ * - `opennds`: openNDS FAS levels 1 and 2 (the browser to `authdir` with `tok`) and 3 (authmon polls);
+ * - `meraki`: click-through, the browser to Meraki's `base_grant_url`;
+ * - `meraki-signon`, `mikrotik`, `aruba`, `ruckus`, `cambium`: the browser posts a one-time
+ *   credential to the gateway's (or Meraki's cloud's) login URL; the gateway asks RADIUS;
+ * - `unifi`, `omada`: the service asks the location's controller to let the client's MAC in.
+ */
+export type HandoffId = "coova" | "opennds" | "meraki" | "meraki-signon" | "unifi" | "omada" | "mikrotik" | "aruba" | "ruckus" | "cambium";
+
 export interface DeviceFamily {
   id: FamilyId;
   /** What an operator calls it. */
   name: string;
+  /** The hand-offs a device of this family may arrive with (the redirect's parameters tell which). */
+  handoffs: readonly HandoffId[];
   radius: RadiusDialect;
 }
 
 export const DEVICE_FAMILIES: Readonly<Record<FamilyId, DeviceFamily>> = Object.freeze({
-  coova: { id: "coova", name: "CoovaChilli", radius: "chillispot" },
-  openwrt: { id: "openwrt", name: "OpenWrt (CoovaChilli or openNDS)", radius: "chillispot" },
-  meraki: { id: "meraki", name: "Cisco Meraki (sign-on splash with RADIUS)", radius: "wispr" },
-  unifi: { id: "unifi", name: "Ubiquiti UniFi", radius: "wispr" },
-  omada: { id: "omada", name: "TP-Link Omada", radius: "wispr" },
-  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", radius: "mikrotik" },
-  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", radius: "wispr" },
-  ruckus: { id: "ruckus", name: "RUCKUS (ZoneDirector, Unleashed, SmartZone)", radius: "wispr" },
-  cambium: { id: "cambium", name: "Cambium Networks (cnPilot, cnMaestro)", radius: "cambium" },
+  coova: { id: "coova", name: "CoovaChilli", handoffs: ["coova"], radius: "chillispot" },
+  openwrt: { id: "openwrt", name: "OpenWrt (CoovaChilli or openNDS)", handoffs: ["coova", "opennds"], radius: "chillispot" },
+  meraki: { id: "meraki", name: "Cisco Meraki (click-through, or sign-on splash with RADIUS)", handoffs: ["meraki", "meraki-signon"], radius: "wispr" },
+  unifi: { id: "unifi", name: "Ubiquiti UniFi", handoffs: ["unifi"], radius: "wispr" },
+  omada: { id: "omada", name: "TP-Link Omada", handoffs: ["omada"], radius: "wispr" },
+  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", handoffs: ["mikrotik"], radius: "mikrotik" },
+  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", handoffs: ["aruba"], radius: "wispr" },
+  // SmartZone and RUCKUS One hand guests over through their northbound portal interface, which is not implemented.
+  ruckus: { id: "ruckus", name: "RUCKUS (ZoneDirector, Unleashed)", handoffs: ["ruckus"], radius: "wispr" },
+  cambium: { id: "cambium", name: "Cambium Networks (cnPilot, cnMaestro)", handoffs: ["cambium"], radius: "cambium" },
 });
 
 /**

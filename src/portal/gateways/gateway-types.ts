@@ -2,6 +2,7 @@
  * What each gateway family hands the portal, as types only: the family parsers (coova.ts,
  * meraki.ts) produce them and gateway.ts dispatches to the parsers, so the types sit below both.
  */
+import type { HandoffId } from "../../modules/devices/device-families.js";
 
 export interface CoovaState {
   kind: "coova";
@@ -122,6 +123,15 @@ export type GatewayState =
   | ArubaState
   | RuckusState
   | CambiumState;
+
+/**
+ * The hand-off ids of the device families (device-families.ts, and the table in docs/gateways.md)
+ * are exactly these states' kinds: adding a family's state without its id, or the other way round,
+ * fails to compile.
+ */
+type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type MustHold<T extends true> = T;
+export type HandoffIdsAreStateKinds = MustHold<SameSet<GatewayState["kind"], HandoffId>>;
 
 /** A gateway redirect, parsed; the AP still has to be found among registered devices. */
 export interface GatewayArrival {

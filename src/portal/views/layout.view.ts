@@ -10,6 +10,8 @@ export interface LayoutInput {
   nonce: string;
   footer: string;
   body: SafeHtml;
+  /** Where the browser goes next on its own (a meta refresh: a navigation of its own, not a redirect of the form post). */
+  refreshTo?: string;
 }
 
 export function layout(p: LayoutInput): string {
@@ -19,6 +21,7 @@ export function layout(p: LayoutInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+${p.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${p.refreshTo}">` : ""}
 <title>${p.title}</title>
 <style nonce="${p.nonce}">${trusted(portalCss(p.theme))}</style>
 </head>

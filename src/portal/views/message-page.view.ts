@@ -6,11 +6,12 @@ import type { Theme } from "./theme.js";
 
 export const DEFAULT_THEME: Theme = { text: "#1f2933", background: "#f5f7fa" };
 
-export function connectedPage(p: { texts: PageTexts; nonce: string; heading: string; continueUrl: string }): string {
+/** `goTo`: the browser goes there at once (a meta refresh), the Continue link being there for browsers that do not. */
+export function connectedPage(p: { texts: PageTexts; nonce: string; heading: string; continueUrl: string; goTo?: string }): string {
   const body = html`<h1>${p.heading}</h1>
 <p role="status">You are connected to ${p.texts.ssid || "the WiFi"}. You can close this page.</p>
 ${p.continueUrl ? html`<p><a href="${p.continueUrl}">Continue</a></p>` : ""}`;
-  return layout({ title: p.texts.title || "Connected", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body });
+  return layout({ title: p.texts.title || "Connected", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body, refreshTo: p.goTo });
 }
 
 export function smsCodePage(p: {
