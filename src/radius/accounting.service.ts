@@ -24,6 +24,8 @@ export interface AccountingRecord {
   terminateCause: string | undefined;
   /** Framed-IP-Address: the guest's address on the gateway's network, when it says. */
   framedIp: string | undefined;
+  /** Where the gateway can be reached for CoA (the packet's source address); absent in tests that build records by hand. */
+  nasIp?: string | undefined;
 }
 
 /** Acct-Status-Type as decoded (dictionary name, or the number when unnamed). */
@@ -108,6 +110,7 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
         updated_at: now,
         stopped_at: null,
         framed_ip: rec.framedIp ?? null,
+        nas_ip: rec.nasIp?.replace(/^::ffff:/, "").slice(0, 45) ?? null,
         ...ZERO,
       });
       s = await radiusRepository.findSession(trx, device.id, acctSessionId);

@@ -21,6 +21,7 @@ import { runDatabaseHousekeeping } from "./housekeeping.js";
 import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
 import { AcceptTemplates } from "./reply-attributes.js";
 import { VisitMemo } from "./visit-memo.js";
+import { createSessionControl } from "./session-control.js";
 
 export interface RadiusListener {
   /** Ports actually bound (ephemeral ones when the config says 0). */
@@ -74,7 +75,7 @@ async function bindNamed(host: string, port: number, portVariable: string): Prom
 
 export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics() }: RadiusDeps): Promise<RadiusListener> {
   ensureDictionaries();
-  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository() };
+  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db }) };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
   const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval) };
   const events = new RadiusEvents(metrics, log);
@@ -106,7 +107,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   const respond = async (kind: PortKind, socket: Socket, cache: DuplicateCache, key: string, msg: Buffer, rinfo: RemoteInfo) => {
     let reply: Buffer | undefined;
     try {
-      reply = await handler.handle(kind, msg);
+      reply = await handler.handle(kind, msg, rinfo.address);
     } catch (err) {
       events.count(TYPE_OF_PORT[kind], "error");
       log.error({ err, kind }, "radius request failed; no answer, the NAS will retry");

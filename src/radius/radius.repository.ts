@@ -34,6 +34,7 @@ const SESSION_COLUMNS = [
   "input_octets",
   "output_octets",
   "framed_ip",
+  "nas_ip",
 ] as const;
 
 export type NewSession = { [C in (typeof SESSION_COLUMNS)[number]]: Selectable<RadiusSessionsTable>[C] };

@@ -20,23 +20,35 @@ export type RadiusDialect = "chillispot" | "mikrotik" | "cambium" | "wispr";
 
 export type FamilyId = "coova" | "openwrt" | "meraki" | "unifi" | "omada" | "mikrotik" | "aruba" | "ruckus" | "cambium";
 
+/**
+ * Dynamic authorization (RFC 5176) as a family's gateways offer it: the UDP port they listen on
+ * (RADIUS_COA_PORT overrides it for every family), and whether they apply a CoA-Request (new
+ * limits on a live session) besides a Disconnect-Request. Undefined: the family has none, and
+ * limits reach a session only at its next authorisation (see docs/sessions.md).
+ */
+export interface CoaSupport {
+  port: number;
+  change: boolean;
+}
+
 export interface DeviceFamily {
   id: FamilyId;
   /** What an operator calls it. */
   name: string;
   radius: RadiusDialect;
+  coa: CoaSupport | undefined;
 }
 
 export const DEVICE_FAMILIES: Readonly<Record<FamilyId, DeviceFamily>> = Object.freeze({
-  coova: { id: "coova", name: "CoovaChilli", radius: "chillispot" },
-  openwrt: { id: "openwrt", name: "OpenWrt (CoovaChilli or openNDS)", radius: "chillispot" },
-  meraki: { id: "meraki", name: "Cisco Meraki (sign-on splash with RADIUS)", radius: "wispr" },
-  unifi: { id: "unifi", name: "Ubiquiti UniFi", radius: "wispr" },
-  omada: { id: "omada", name: "TP-Link Omada", radius: "wispr" },
-  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", radius: "mikrotik" },
-  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", radius: "wispr" },
-  ruckus: { id: "ruckus", name: "RUCKUS (ZoneDirector, Unleashed, SmartZone)", radius: "wispr" },
-  cambium: { id: "cambium", name: "Cambium Networks (cnPilot, cnMaestro)", radius: "cambium" },
+  coova: { id: "coova", name: "CoovaChilli", radius: "chillispot", coa: { port: 3799, change: true } },
+  openwrt: { id: "openwrt", name: "OpenWrt (CoovaChilli or openNDS)", radius: "chillispot", coa: { port: 3799, change: true } },
+  meraki: { id: "meraki", name: "Cisco Meraki (sign-on splash with RADIUS)", radius: "wispr", coa: undefined },
+  unifi: { id: "unifi", name: "Ubiquiti UniFi", radius: "wispr", coa: undefined },
+  omada: { id: "omada", name: "TP-Link Omada", radius: "wispr", coa: undefined },
+  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", radius: "mikrotik", coa: { port: 3799, change: true } },
+  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", radius: "wispr", coa: { port: 3799, change: true } },
+  ruckus: { id: "ruckus", name: "RUCKUS (ZoneDirector, Unleashed, SmartZone)", radius: "wispr", coa: { port: 3799, change: true } },
+  cambium: { id: "cambium", name: "Cambium Networks (cnPilot, cnMaestro)", radius: "cambium", coa: { port: 3799, change: true } },
 });
 
 /**
