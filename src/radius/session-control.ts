@@ -17,7 +17,7 @@ import { isIP } from "node:net";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
-import type { CoaOutcome, CoaReason, SessionControl } from "../modules/context.js";
+import type { CoaOutcome, CoaReason, LimitOptions, SessionControl } from "../modules/context.js";
 import { coaSupportOf, radiusDialectOf } from "../modules/devices/device-models.js";
 import { localDay } from "../modules/guests/local-day.js";
 import { COA_CODE, type SessionIdentity, identityAttributes, sendCoaRequest } from "./coa-client.js";
@@ -124,19 +124,22 @@ export function createSessionControl(base: { db: DB }): SessionControl {
       { timeoutMs: config.radius.coaTimeoutMs, attempts: config.radius.coaAttempts },
     );
     const now = toDbDatetime(new Date());
-    await db
-      .updateTable("coa_requests")
-      .set({ result: answer.result, error_cause: answer.errorCause, attempts: answer.attempts, finished_at: now })
-      .where("id", "=", id)
-      .execute();
-    if (kind === "disconnect" && answer.result === "ack") {
-      await db
-        .updateTable("radius_sessions")
-        .set({ stopped_at: now, terminate_cause: DISCONNECTED_CAUSE })
-        .where("id", "=", row.id)
-        .where("stopped_at", "is", null)
+    // The session's end and the request's outcome are seen together.
+    await db.transaction().execute(async (trx) => {
+      if (kind === "disconnect" && answer.result === "ack") {
+        await trx
+          .updateTable("radius_sessions")
+          .set({ stopped_at: now, terminate_cause: DISCONNECTED_CAUSE })
+          .where("id", "=", row.id)
+          .where("stopped_at", "is", null)
+          .execute();
+      }
+      await trx
+        .updateTable("coa_requests")
+        .set({ result: answer.result, error_cause: answer.errorCause, attempts: answer.attempts, finished_at: now })
+        .where("id", "=", id)
         .execute();
-    }
+    });
     return { requestId: id, sessionId: row.id, ...answer };
   }
 
@@ -150,7 +153,7 @@ export function createSessionControl(base: { db: DB }): SessionControl {
 
   const heardSince = (config: Readonly<Config>) => toDbDatetime(new Date(Date.now() - LIVE_INTERVALS * config.radius.interimInterval * 1000));
 
-  return {
+  const control: SessionControl = {
     async disconnect(sessionId, reason, config) {
       const row = (await targets(db).where("s.id", "=", sessionId).executeTakeFirst()) as TargetRow | undefined;
       if (!row) throw new Error(`session ${sessionId} not found`);
@@ -202,5 +205,34 @@ export function createSessionControl(base: { db: DB }): SessionControl {
         }),
       );
     },
+
+    applyLocationOptionsLater(locationId, options, timezone, config) {
+      void (async () => {
+        // Sent once the options are seen written (the caller's transaction committed); a call that
+        // rolled back, or was overtaken by another change, sends nothing.
+        for (const wait of COMMIT_WAITS_MS) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          const row = await db.selectFrom("location_options").selectAll().where("location_id", "=", locationId).executeTakeFirst();
+          if (row && sameLimits(row, options)) {
+            await control.applyLocationOptions(locationId, options, timezone, config);
+            return;
+          }
+        }
+      })().catch(() => {
+        // The database went away meanwhile: requests already started are recorded; the next change sends again.
+      });
+    },
   };
+  return control;
+}
+
+const COMMIT_WAITS_MS = [20, 100, 400, 1500];
+
+function sameLimits(a: LimitOptions, b: LimitOptions): boolean {
+  return (
+    Number(a.session_time_limit) === b.session_time_limit &&
+    Number(a.max_bandwidth_up) === b.max_bandwidth_up &&
+    Number(a.max_bandwidth_down) === b.max_bandwidth_down &&
+    Number(a.daily_bandwidth_cap) === b.daily_bandwidth_cap
+  );
 }
