@@ -7,7 +7,8 @@ import { type GatewayArrival, parseGateway } from "./gateways/gateway.js";
 import { portalErrors } from "./portal-errors.js";
 import { parseUnifi } from "./gateways/unifi.js";
 import { type PageContext, resolveAccessPointPage, resolveCampaignPage, resolveLocationPage } from "./portal-page.service.js";
-import { renderConnected, renderLogin } from "./portal-render.js";
+import { renderConnected, renderLogin, renderWelcomeBack } from "./portal-render.js";
+import { cookieGuest } from "./returning-guest.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { ensureSession, sealPageState } from "./portal-state.js";
 import { PORTAL_CAMPAIGN_PREFIX, PORTAL_LOCATION_PREFIX, UNIFI_GUEST_PREFIX } from "../portal-urls.js";
@@ -30,7 +31,7 @@ function arrivalOf(request: FastifyRequest, deps: PortalDeps): GatewayArrival | 
   return parsed.kind === "arrival" ? parsed.arrival : null;
 }
 
-function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): string {
+async function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): Promise<string> {
   const result = ctx.arrival?.result;
   if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
   const sid = ensureSession(request, reply, deps.config.publicUrl);
@@ -42,6 +43,12 @@ function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps
     mac: ctx.arrival?.clientMac ?? "",
     gw: ctx.arrival?.state ?? null,
   });
+  // A browser that logged in here before (device cookie), whatever MAC its device uses now: one tap.
+  // Not after a failed login or a log-off: those show the login page with their notice.
+  if (ctx.location && ctx.arrival && !(result && NOTICES[result])) {
+    const guest = await cookieGuest(request, deps, ctx.location);
+    if (guest) return renderWelcomeBack(reply, deps, ctx.payload, state, ctx.arrival.state, guest.full_name ?? "");
+  }
   const notice =
     (result && NOTICES[result]) ?? (ctx.location === null ? "This is a preview of the login page. Connect to the WiFi to log in." : undefined);
   return renderLogin(reply, deps, ctx.payload, state, ctx.arrival?.state ?? null, { notice });

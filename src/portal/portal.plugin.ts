@@ -11,6 +11,7 @@ import { type PortalCtx, createPortalDeps } from "./portal-deps.js";
 import { loginRoutes } from "./portal-login.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
+import { returningRoutes } from "./portal-returning.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
 
 export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx; metrics: Metrics }): Promise<void> {
@@ -19,6 +20,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   pageRoutes(app, deps);
   loginRoutes(app, deps);
   smsRoutes(app, deps);
+  returningRoutes(app, deps);
   oauthRoutes(app, deps);
   captiveApiRoutes(app, deps);
 }
