@@ -1,10 +1,11 @@
 /**
- * The one-tap reconnect of a returning guest (returning-guest.ts): `POST /portal/login/returning`
+ * The reconnect of a returning guest (returning-guest.ts): `POST /portal/login/returning`
  * records the login as the guest the device cookie names and hands off to the gateway like any
  * login; `POST /portal/login/returning/forget` drops the cookie and shows the usual login page (a
  * shared or handed-on device).
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { GuestRow } from "../modules/guests/guests.repository.js";
 import { parsePayload } from "../modules/campaigns/campaign-payload.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
 import { findLiveLocation } from "../modules/locations/locations.service.js";
@@ -24,22 +25,27 @@ async function returningContext(request: FastifyRequest, deps: PortalDeps): Prom
   return { state, location, campaign, payload: parsePayload(campaign.payload) };
 }
 
+/** Records the login as the returning guest and hands them to the gateway, as any login does. */
+export async function reconnect(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: LoginContext, guest: GuestRow): Promise<FastifyReply | string> {
+  const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
+    method: "clickthrough",
+    identity: "",
+    profile: {},
+    userAgent: userAgentOf(request),
+    clientIp: request.ip,
+    as: { loginType: guest.social_network, identity: guest.network_user_id },
+    onGuest: rememberDevice(reply, deps, ctx.location),
+  });
+  return sendHandoff(reply, deps, ctx.payload, handoff);
+}
+
 export function returningRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.post("/portal/login/returning", { schema: { hide: true } }, async (request, reply) => {
     const ctx = await returningContext(request, deps);
     const guest = await cookieGuest(request, deps, ctx.location);
     // The cookie expired or was removed since the page: the page again, with the usual login.
     if (!guest) throw portalErrors.sessionExpired();
-    const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
-      method: "clickthrough",
-      identity: "",
-      profile: {},
-      userAgent: userAgentOf(request),
-      clientIp: request.ip,
-      as: { loginType: guest.social_network, identity: guest.network_user_id },
-      onGuest: rememberDevice(reply, deps, ctx.location),
-    });
-    return sendHandoff(reply, deps, ctx.payload, handoff);
+    return reconnect(request, reply, deps, ctx, guest);
   });
 
   app.post("/portal/login/returning/forget", { schema: { hide: true } }, async (request, reply) => {

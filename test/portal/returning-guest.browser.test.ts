@@ -59,7 +59,7 @@ for (const dialect of DIALECTS) {
       });
 
     it("lets the guest back in with one tap on a new MAC, links the MAC and counts one returning guest", async () => {
-      const w = await makeWorld(t, { login_options: JSON.stringify({ email: 1, clickthrough: 1 }) });
+      const w = await makeWorld(t, { login_options: JSON.stringify({ email: 1 }) });
       await setApAddress(t, w.deviceId, "127.0.0.1");
       const coova = (mac: string) =>
         coovaUrl(w.url, { uamip: "127.0.0.1", uamport: gateway.port, challenge: CHALLENGE, called: w.apMac, mac, userurl: "http://example.org/" }, UAM_SECRET);
@@ -118,6 +118,35 @@ for (const dialect of DIALECTS) {
       await page.getByRole("button", { name: "Not me: show the login page" }).click();
       assert.equal(await page.locator("#email-email").count(), 1);
       assert.equal((await context.cookies()).find((c) => c.name === `gwp_dev_${w.locationId}`), undefined);
+      await context.close();
+    });
+
+    it("lets a returning guest straight back in, no tap, where the campaign asks nothing (click-through)", async () => {
+      const w = await makeWorld(t, { login_options: JSON.stringify({ clickthrough: 1 }) });
+      await setApAddress(t, w.deviceId, "127.0.0.1");
+      const coova = (mac: string) =>
+        coovaUrl(w.url, { uamip: "127.0.0.1", uamport: gateway.port, challenge: CHALLENGE, called: w.apMac, mac, userurl: "http://example.org/" }, UAM_SECRET);
+      const context = await phone();
+      const page = await context.newPage();
+      const firstMac = randomMac();
+      await page.goto(coova(firstMac));
+      await page.locator("#ct-terms").check();
+      await Promise.all([page.waitForURL(`${gateway.url}/logon?**`), page.getByRole("button", { name: "Connect", exact: true }).last().click()]);
+      const secondMac = randomMac();
+      // The page itself hands the guest to the gateway: nothing to tap.
+      await page.goto(coova(secondMac));
+      assert.match(page.url(), new RegExp(`^${gateway.url}/logon\\?`));
+      const logins = await t.db.selectFrom("logins").select(["guest_id", "client_mac"]).where("location_id", "=", w.locationId).orderBy("id").execute();
+      assert.equal(logins.length, 2);
+      assert.equal(logins[0].guest_id, logins[1].guest_id, "the same guest");
+      assert.deepEqual(
+        logins.map((l) => l.client_mac),
+        [firstMac, secondMac],
+      );
+      const macs = await t.db.selectFrom("guest_macs").select("client_mac").where("guest_id", "=", logins[0].guest_id).execute();
+      assert.equal(macs.length, 2, "both MACs are the guest's");
+      const newGuests = await t.db.selectFrom("daily_new_guests").select((eb) => eb.fn.sum<number>("count").as("n")).where("location_id", "=", w.locationId).executeTakeFirstOrThrow();
+      assert.equal(Number(newGuests.n), 1, "one new guest");
       await context.close();
     });
 
