@@ -112,6 +112,7 @@ for (const dialect of DIALECTS) {
       const profile = await t.call("GET", "get-social-user-profile", { user_ids: String(guests[0].id) });
       assert.equal(profile.body.data[0].return, 1, "one return");
       assert.equal(profile.body.data[0].user_mac, secondMac, "the latest MAC");
+      assert.deepEqual([...profile.body.data[0].user_macs].sort(), [firstMac, secondMac].sort(), "every MAC on the profile");
 
       // "Not me": the cookie goes, and the usual login page is shown.
       await page.goto(coova(randomMac()));
