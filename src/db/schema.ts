@@ -320,6 +320,17 @@ export interface DailyNewGuestsTable {
   count: number;
 }
 
+export interface OpenNdsGrantsTable {
+  id: Generated<number>;
+  location_id: number;
+  device_id: number;
+  gateway_hash: string;
+  rhid: string;
+  entry: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -347,5 +358,6 @@ export interface Database {
   portal_grants: PortalGrantsTable;
   console_sessions: ConsoleSessionsTable;
   daily_new_guests: DailyNewGuestsTable;
+  opennds_grants: OpenNdsGrantsTable;
   coa_requests: CoaRequestsTable;
 }

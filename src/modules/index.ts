@@ -7,6 +7,7 @@ import { controllerRoutes } from "./controllers/controllers.routes.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
+import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 
@@ -19,4 +20,5 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   analyticsRoutes(api);
   sessionRoutes(api);
   controllerRoutes(api);
+  mikrotikLoginRoutes(api);
 }

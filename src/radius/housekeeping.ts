@@ -12,6 +12,7 @@
  */
 import type { Config } from "../config.js";
 import { toDbDatetime } from "../db/time.js";
+import { purgeExpiredSessions } from "../modules/console/console.service.js";
 import type { RadiusCtx } from "./radius.repository.js";
 
 /** Used or expired credentials are kept a day for support questions, then deleted. */
@@ -22,6 +23,8 @@ export interface HousekeepingDone {
   closedSessions: number;
   purgedSessions: number;
   purgedCredentials: number;
+  /** Console sign-in sessions past their expiry (src/modules/console). */
+  purgedConsoleSessions: number;
 }
 
 /** Missed Interim-Updates after which a session is stale (as GET /api/session-list stops listing it). */
@@ -43,5 +46,6 @@ export async function runDatabaseHousekeeping(ctx: RadiusCtx, config: Readonly<C
   const purgedCredentials = await radius.purgeCredentials(db, before(CREDENTIAL_RETENTION_MS));
   const closedSessions = await closeStaleSessions(ctx, config, now);
   const purgedSessions = await radius.purgeClosedSessions(db, before(config.radius.sessionRetentionDays * 86_400_000));
-  return { closedSessions, purgedSessions, purgedCredentials };
+  const purgedConsoleSessions = await purgeExpiredSessions(ctx, toDbDatetime(now));
+  return { closedSessions, purgedSessions, purgedCredentials, purgedConsoleSessions };
 }
