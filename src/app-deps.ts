@@ -11,6 +11,7 @@ import { type Metrics, createMetrics } from "./metrics.js";
 import { type Ctx, createRepositories } from "./modules/context.js";
 import { type SmsCodeRepository, createSmsCodeRepository } from "./portal/sms/sms-codes.repository.js";
 import { type RadiusCtx, type RadiusRepository, createRadiusRepository } from "./radius/radius.repository.js";
+import { createSessionControl } from "./radius/session-control.js";
 
 export interface AppDeps extends Ctx, RadiusCtx {
   readonly radius: RadiusRepository;
@@ -23,5 +24,12 @@ export function createAppDeps(db: DB): AppDeps {
   const metrics = createMetrics();
   const pool = poolStats(db);
   if (pool) metrics.watchPool(pool);
-  return { db, repos: createRepositories(), radius: createRadiusRepository(), smsCodes: createSmsCodeRepository(), metrics };
+  return {
+    db,
+    repos: createRepositories(),
+    radius: createRadiusRepository(),
+    smsCodes: createSmsCodeRepository(),
+    metrics,
+    sessionControl: createSessionControl({ db }),
+  };
 }

@@ -142,6 +142,12 @@ export interface Config {
     staleSessionHours: number;
     /** Closed sessions are deleted this long after they ended. */
     sessionRetentionDays: number;
+    /** UDP port CoA and Disconnect requests go to; 0: the gateway family's own (3799 for most). */
+    coaPort: number;
+    /** How long the first CoA/Disconnect attempt waits for an answer; each retry waits twice as long. */
+    coaTimeoutMs: number;
+    /** Attempts of one CoA/Disconnect request before it is recorded as unanswered. */
+    coaAttempts: number;
   };
   oauth: Partial<Record<"facebook" | "twitter" | "instagram" | "linkedin", OAuthProviderConfig>>;
   twilio: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
@@ -288,6 +294,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       credentialTtlSeconds: int(env, "RADIUS_CREDENTIAL_TTL", 300, 10, 86400),
       staleSessionHours: int(env, "RADIUS_STALE_SESSION_HOURS", 24, 1, 8760),
       sessionRetentionDays: int(env, "RADIUS_SESSION_RETENTION_DAYS", 90, 1, 3650),
+      coaPort: int(env, "RADIUS_COA_PORT", 0, 0, 65535),
+      coaTimeoutMs: int(env, "RADIUS_COA_TIMEOUT_MS", 1000, 50, 30000),
+      coaAttempts: int(env, "RADIUS_COA_ATTEMPTS", 3, 1, 10),
     },
     oauth,
     twilio:

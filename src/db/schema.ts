@@ -225,6 +225,25 @@ export interface RadiusSessionsTable {
   terminate_cause: string | null;
   /** Framed-IP-Address from accounting; null until the gateway reports one. */
   framed_ip: string | null;
+  /** The address the session's accounting came from: where CoA and Disconnect requests go. */
+  nas_ip: string | null;
+}
+
+/** A CoA-Request or Disconnect-Request sent to a gateway (RFC 5176), and how it ended. */
+export interface CoaRequestsTable {
+  id: Generated<number>;
+  session_id: number;
+  device_id: number;
+  location_id: number | null;
+  kind: string;
+  reason: string;
+  nas_address: string;
+  nas_port: number;
+  requested_at: string;
+  finished_at: string | null;
+  result: string;
+  error_cause: number | null;
+  attempts: number;
 }
 
 export interface SmsCodesTable {
@@ -340,4 +359,5 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   daily_new_guests: DailyNewGuestsTable;
   opennds_grants: OpenNdsGrantsTable;
+  coa_requests: CoaRequestsTable;
 }

@@ -4,6 +4,7 @@
  * they are made per app by createRepositories() (src/app-deps.ts), never kept at module level:
  * two apps in one process (tests, a console beside the API) share nothing.
  */
+import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { type AccountRepository, createAccountRepository } from "./accounts/accounts.repository.js";
 import { type AnalyticsRepository, createAnalyticsRepository } from "./analytics/analytics.repository.js";
@@ -44,8 +45,51 @@ export function createRepositories(): Repositories {
   };
 }
 
+/** Why a session is changed or ended; recorded with the request. */
+export type CoaReason = "operator" | "options-changed" | "daily-cap" | "voucher" | "limit";
+
+/** How a CoA-Request or Disconnect-Request ended (coa_requests.result). */
+export interface CoaOutcome {
+  requestId: number;
+  sessionId: number;
+  /** ack / nak: the gateway's answer; timeout: none after every attempt; unsupported: the family has no CoA; no-address: nowhere to send it. */
+  result: "ack" | "nak" | "timeout" | "unsupported" | "no-address";
+  /** RFC 5176 Error-Cause of a NAK, when the gateway gave one. */
+  errorCause: number | null;
+  attempts: number;
+}
+
+/** The limits a CoA-Request carries (a location's options). */
+export interface LimitOptions {
+  session_time_limit: number;
+  max_bandwidth_up: number;
+  max_bandwidth_down: number;
+  daily_bandwidth_cap: number;
+}
+
+/**
+ * Changing and ending live sessions through their gateways (RFC 5176), made per app by
+ * createAppDeps (the implementation is RADIUS's: src/radius/session-control.ts). It runs on the
+ * app's own database, never in the caller's transaction: call it after yours, or from outside one.
+ */
+export interface SessionControl {
+  /** A Disconnect-Request for the session; on an ACK the session is closed. */
+  disconnect(sessionId: number, reason: CoaReason, config: Readonly<Config>): Promise<CoaOutcome>;
+  /** Ends every live session of the guest (at the location, or anywhere when null): for a cap or voucher run out. */
+  disconnectGuest(guestId: number, locationId: number | null, reason: CoaReason, config: Readonly<Config>): Promise<CoaOutcome[]>;
+  /** CoA-Requests with these limits to every live session at the location (a guest already past the cap is disconnected). */
+  applyLocationOptions(locationId: number, options: LimitOptions, timezone: string, config: Readonly<Config>): Promise<CoaOutcome[]>;
+  /**
+   * The same, started in the background once the caller's transaction is over (a route's handler
+   * calls it before committing; a rolled-back call sends nothing). Outcomes go to coa_requests.
+   */
+  applyLocationOptionsLater(locationId: number, options: LimitOptions, timezone: string, config: Readonly<Config>): void;
+}
+
 export interface Ctx {
   /** The app's database, or the transaction the caller runs in. */
   readonly db: DB;
   readonly repos: Repositories;
+  /** Live sessions' CoA and Disconnect; absent where no RADIUS side was made (a bare context). */
+  readonly sessionControl?: SessionControl;
 }

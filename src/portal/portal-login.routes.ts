@@ -5,6 +5,7 @@ import { retryableOnPage } from "./portal-errors.js";
 import { type Handoff, type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
+import { rememberDevice } from "./returning-guest.js";
 import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
 
 const FORMS: Record<"custom" | "email" | "clickthrough", (body: Record<string, unknown>, ctx: LoginContext) => FormResult> = {
@@ -35,6 +36,7 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
           profile: form.profile,
           userAgent: userAgentOf(request),
           clientIp: request.ip,
+          onGuest: rememberDevice(reply, deps, ctx.location),
         });
       } catch (err) {
         // The controller did not let the guest in: the same form again, to retry in one tap.

@@ -10,7 +10,7 @@ import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
 import type { Ctx } from "../modules/context.js";
 import { type GuestProfileInput, recordLogin } from "../modules/guests/guest-activity.service.js";
-import { loginTypeOfMethod } from "../modules/guests/login-types.js";
+import { type LoginType, loginTypeOfMethod } from "../modules/guests/login-types.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
 import { recordGrant } from "../modules/sessions/captive-status.service.js";
@@ -81,6 +81,10 @@ export interface LoginInput {
   userAgent: string;
   /** The guest's address as the portal sees it: the RFC 8908 API recognises the device by it. */
   clientIp?: string;
+  /** A returning guest (device cookie): recorded as this login type and identity, i.e. the same guest. */
+  as?: { loginType: string; identity: string };
+  /** Told the guest once the login is recorded (the portal sets the device cookie with it). */
+  onGuest?: (guestId: number) => void;
 }
 
 /** Anonymous logins (click-through, a form without e-mail or phone) are one guest per device. */
@@ -110,13 +114,14 @@ export async function completeLogin(
     timezone: location.timezone,
     campaignId: campaign.id,
     deviceId: state.dev,
-    loginType: loginTypeOfMethod(input.method),
-    identity: input.identity || anonymousIdentity(state),
+    loginType: (input.as?.loginType as LoginType | undefined) ?? loginTypeOfMethod(input.method),
+    identity: input.as?.identity ?? (input.identity || anonymousIdentity(state)),
     profile: input.profile,
     clientMac: state.mac,
     userAgent: input.userAgent,
     credential: issued?.row,
   });
+  input.onGuest?.(guestId);
   const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   if (gw?.kind === "coova" && issued) {
     return { kind: "redirect", url: coovaLogonUrl(gw, issued.credential, config.coovaUamSecret, redirectUrl || gw.userurl) };

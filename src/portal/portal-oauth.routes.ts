@@ -12,6 +12,7 @@ import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { completeLogin, loadLoginContext } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
+import { rememberDevice } from "./returning-guest.js";
 import { beginLogin, bodyOf, countLogin, userAgentOf, verifiedState } from "./portal-request.js";
 import { safeEqual } from "./portal-signer.js";
 import { setOAuthCookie, takeOAuthCookie } from "./portal-state.js";
@@ -55,6 +56,7 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
         profile: social.profile,
         userAgent: userAgentOf(request),
         clientIp: request.ip,
+        onGuest: rememberDevice(reply, deps, ctx.location),
     });
     return sendHandoff(reply, deps, ctx.payload, handoff);
     });

@@ -8,9 +8,11 @@ import { type OpenNdsScope, resolveOpenNdsArrival } from "./opennds/opennds.serv
 import { portalErrors } from "./portal-errors.js";
 import { parseUnifi } from "./gateways/unifi.js";
 import { type PageContext, resolveAccessPointPage, resolveCampaignPage, resolveLocationPage } from "./portal-page.service.js";
-import { renderConnected, renderLogin } from "./portal-render.js";
+import { renderConnected, renderLogin, renderWelcomeBack } from "./portal-render.js";
+import { cookieGuest } from "./returning-guest.js";
 import type { PortalDeps } from "./portal-deps.js";
-import { ensureSession, sealPageState } from "./portal-state.js";
+import { ensureSession, openPageState, sealPageState } from "./portal-state.js";
+import { reconnect } from "./portal-returning.routes.js";
 import { PORTAL_CAMPAIGN_PREFIX, PORTAL_LOCATION_PREFIX, UNIFI_GUEST_PREFIX } from "../portal-urls.js";
 
 const NOTICES: Record<string, string> = {
@@ -34,7 +36,7 @@ async function arrivalOf(request: FastifyRequest, deps: PortalDeps, scope: OpenN
   return parsed.kind === "arrival" ? parsed.arrival : null;
 }
 
-export function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): string {
+export async function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): Promise<FastifyReply | string> {
   const result = ctx.arrival?.result;
   if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
   const sid = ensureSession(request, reply, deps.config.publicUrl);
@@ -46,6 +48,18 @@ export function showPage(request: FastifyRequest, reply: FastifyReply, deps: Por
     mac: ctx.arrival?.clientMac ?? "",
     gw: ctx.arrival?.state ?? null,
   });
+  // A browser that logged in here before (device cookie), whatever MAC its device uses now: one tap.
+  // Not after a failed login or a log-off: those show the login page with their notice.
+  if (ctx.location && ctx.arrival && !(result && NOTICES[result])) {
+    const guest = await cookieGuest(request, deps, ctx.location);
+    // A campaign that asks nothing of guests (click-through) lets them straight back in: no tap.
+    if (guest && ctx.payload.login_options.clickthrough) {
+      await deps.limits.loginAttempt(request);
+      const opened = openPageState(deps.signer, state, sid);
+      if (opened) return reconnect(request, reply, deps, { state: opened, location: ctx.location, campaign: ctx.campaign, payload: ctx.payload }, guest);
+    }
+    if (guest) return renderWelcomeBack(reply, deps, ctx.payload, state, ctx.arrival.state, guest.full_name ?? "");
+  }
   const notice =
     (result && NOTICES[result]) ?? (ctx.location === null ? "This is a preview of the login page. Connect to the WiFi to log in." : undefined);
   return renderLogin(reply, deps, ctx.payload, state, ctx.arrival?.state ?? null, { notice });

@@ -11,7 +11,7 @@ import type { PortalDeps } from "./portal-deps.js";
 import { type Handoff, methodAvailable } from "./portal-login.service.js";
 import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
 import { handoffPage } from "./views/handoff-page.view.js";
-import { connectedPage, smsCodePage } from "./views/message-page.view.js";
+import { connectedPage, smsCodePage, welcomeBackPage } from "./views/message-page.view.js";
 import { campaignTheme } from "./views/theme.js";
 
 /** What rendering needs of the portal's deps. */
@@ -118,6 +118,14 @@ export function renderSmsCode(
   setPortalHeaders(reply, nonce, formTargets(deps.config, payload, gw));
   reply.type("text/html; charset=utf-8");
   return smsCodePage({ texts: pageTexts(deps, payload), nonce, state, maskedPhone: maskPhone(phone), ...extras });
+}
+
+/** The one-tap reconnect of a returning guest; its form hands off like the login page. */
+export function renderWelcomeBack(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, state: string, gw: GatewayState | null, name: string): string {
+  const nonce = newNonce();
+  setPortalHeaders(reply, nonce, formTargets(deps.config, payload, gw));
+  reply.type("text/html; charset=utf-8");
+  return welcomeBackPage({ texts: pageTexts(deps, payload), nonce, state, name });
 }
 
 /** `goTo`: an http(s) URL the page then sends the browser to by itself (see the `landing` hand-off). */

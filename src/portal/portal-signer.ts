@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { randomBytesPooled } from "../random-text.js";
 
-export type SignerPurpose = "page-state" | "oauth" | "sms-code";
+export type SignerPurpose = "page-state" | "oauth" | "sms-code" | "device";
 
 export class PortalSigner {
   private readonly keys = new Map<SignerPurpose, Buffer>();
@@ -14,7 +14,7 @@ export class PortalSigner {
   /** `secret`: PORTAL_SECRET, or the key generated once and stored in the database (portal-deps.ts). */
   constructor(secret: string) {
     const root = Buffer.from(secret, "utf8");
-    for (const p of ["page-state", "oauth", "sms-code"] as const) {
+    for (const p of ["page-state", "oauth", "sms-code", "device"] as const) {
       this.keys.set(p, createHmac("sha256", root).update(`guestwifi-portal:${p}`).digest());
     }
   }

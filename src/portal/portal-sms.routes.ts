@@ -5,6 +5,7 @@ import { e164, field } from "./portal-forms.js";
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, renderSmsCode, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
+import { rememberDevice } from "./returning-guest.js";
 import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
 import { sealPageState } from "./portal-state.js";
 import { sendLoginCode, verifyLoginCode } from "./sms/sms-login.service.js";
@@ -65,6 +66,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
       profile: { phone_number: phone },
       userAgent: userAgentOf(request),
       clientIp: request.ip,
+      onGuest: rememberDevice(reply, deps, ctx.location),
     });
     return sendHandoff(reply, deps, ctx.payload, handoff);
   }));

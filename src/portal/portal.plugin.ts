@@ -13,6 +13,7 @@ import { openNdsRoutes } from "./opennds/opennds.routes.js";
 import { handoffRoutes } from "./portal-handoff.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
+import { returningRoutes } from "./portal-returning.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
 
 export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx; metrics: Metrics }): Promise<void> {
@@ -21,6 +22,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   pageRoutes(app, deps);
   loginRoutes(app, deps);
   smsRoutes(app, deps);
+  returningRoutes(app, deps);
   oauthRoutes(app, deps);
   captiveApiRoutes(app, deps);
   openNdsRoutes(app, deps);

@@ -3,6 +3,7 @@
  * absolute counters, so each packet adds only what grew since the stored values to the guest's
  * radius_* totals and to today's usage (which the daily cap reads), and counts the guest's visit.
  */
+import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";
 import type { NasContext } from "./nas-lookup.js";
@@ -24,6 +25,8 @@ export interface AccountingRecord {
   terminateCause: string | undefined;
   /** Framed-IP-Address: the guest's address on the gateway's network, when it says. */
   framedIp: string | undefined;
+  /** Where the gateway can be reached for CoA (the packet's source address); absent in tests that build records by hand. */
+  nasIp?: string | undefined;
 }
 
 /** Acct-Status-Type as decoded (dictionary name, or the number when unnamed). */
@@ -60,6 +63,16 @@ async function resolveOwner(db: DB, radiusRepository: RadiusRepository, nas: Nas
   return { guestId: guestId ?? null, locationId: nas.location?.id ?? null };
 }
 
+/**
+ * Whether the guest has used the whole daily cap of the access point's location (the options the
+ * NAS cache holds; a session counted at another location is left to its next authorisation).
+ */
+async function usedUpCap(trx: DB, radiusRepository: RadiusRepository, nas: NasContext, locationId: number, guestId: number, day: string): Promise<boolean> {
+  const cap = nas.location?.id === locationId ? Number(nas.options?.daily_bandwidth_cap ?? 0) : 0;
+  if (cap <= 0) return false;
+  return (await radiusRepository.usageOn(trx, guestId, locationId, day)) >= cap;
+}
+
 const MAX_ATTEMPTS = 8;
 const ZERO: SessionCounters = { session_time: 0, input_octets: 0, output_octets: 0 };
 
@@ -67,6 +80,8 @@ export interface AccountingDeps {
   ctx: RadiusCtx;
   visits: VisitMemo;
   times: PacketTime;
+  /** Needed to end sessions past the daily cap (RFC 5176); without it they end at their next authorisation. */
+  config?: Readonly<Config>;
 }
 
 export interface AccountingJob {
@@ -78,6 +93,8 @@ export interface AccountingJob {
 interface Applied {
   delta: SessionCounters;
   visit?: { locationId: number; day: string; guestId: number };
+  /** The session's guest used up the location's daily cap with this packet: end the session. */
+  overCap?: number;
 }
 
 /** One packet's effects, inside the caller's transaction. */
@@ -108,6 +125,7 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
         updated_at: now,
         stopped_at: null,
         framed_ip: rec.framedIp ?? null,
+        nas_ip: rec.nasIp?.replace(/^::ffff:/, "").slice(0, 45) ?? null,
         ...ZERO,
       });
       s = await radiusRepository.findSession(trx, device.id, acctSessionId);
@@ -135,9 +153,10 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
     if (!location) return { delta };
     const day = times.localDay(at, location.timezone);
     if (octets > 0) await radiusRepository.addUsage(trx, s.guest_id, location.id, day, octets);
-    if (visits.has(location.id, day, s.guest_id)) return { delta };
+    const overCap = octets > 0 && !stop && (await usedUpCap(trx, radiusRepository, nas, location.id, s.guest_id, day)) ? s.id : undefined;
+    if (visits.has(location.id, day, s.guest_id)) return { delta, overCap };
     await countVisit(trx, location.id, day, s.guest_id);
-    return { delta, visit: { locationId: location.id, day, guestId: s.guest_id } };
+    return { delta, visit: { locationId: location.id, day, guestId: s.guest_id }, overCap };
   }
   throw new Error(`radius session ${device.id}/${acctSessionId} kept changing; giving up so the NAS retries`);
 }
@@ -153,6 +172,10 @@ export async function recordAccountingBatch(deps: AccountingDeps, jobs: Accounti
     for (const job of jobs) out.push(await applyAccounting(trx, deps, job));
     return out;
   });
-  for (const a of applied) if (a.visit) visits.remember(a.visit.locationId, a.visit.day, a.visit.guestId);
+  for (const a of applied) {
+    if (a.visit) visits.remember(a.visit.locationId, a.visit.day, a.visit.guestId);
+    // After the commit, not awaited: the gateway is asked over the network; the outcome is recorded.
+    if (a.overCap !== undefined && deps.config) void ctx.sessionControl?.disconnect(a.overCap, "daily-cap", deps.config).catch(() => {});
+  }
   return applied.map((a) => a.delta);
 }

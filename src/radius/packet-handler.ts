@@ -67,7 +67,7 @@ function numberAttr(attrs: Record<string, unknown>, name: string): number | unde
   return typeof v === "number" ? v : undefined;
 }
 
-function accountingRecord(attrs: Record<string, unknown>): AccountingRecord {
+function accountingRecord(attrs: Record<string, unknown>, source: string | undefined): AccountingRecord {
   return {
     status: acctStatus(intAttr(attrs, "Acct-Status-Type")),
     acctSessionId: stringAttr(attrs, "Acct-Session-Id"),
@@ -80,6 +80,9 @@ function accountingRecord(attrs: Record<string, unknown>): AccountingRecord {
     },
     terminateCause: intAttr(attrs, "Acct-Terminate-Cause")?.toString(),
     framedIp: stringAttr(attrs, "Framed-IP-Address"),
+    // Where CoA and Disconnect requests go: the address the packet came from (what reaches the
+    // gateway, through a port forward when it sits behind NAT), else the one it names.
+    nasIp: source ?? stringAttr(attrs, "NAS-IP-Address"),
   };
 }
 
@@ -89,11 +92,11 @@ export class PacketHandler {
   constructor(private readonly deps: PacketHandlerDeps) {}
 
   /** The reply to send, or undefined to stay silent. Throws only on infrastructure faults (database). */
-  async handle(kind: PortKind, datagram: Buffer): Promise<Buffer | undefined> {
+  async handle(kind: PortKind, datagram: Buffer, source?: string): Promise<Buffer | undefined> {
     const verified = await this.verify(kind, datagram);
     if (!verified) return undefined;
     if (kind === "auth") return this.encodeAccess(verified, await this.decideAccess(verified));
-    await this.deps.account({ nas: verified.nas, at: new Date(), rec: accountingRecord(verified.request.attributes) });
+    await this.deps.account({ nas: verified.nas, at: new Date(), rec: accountingRecord(verified.request.attributes, source) });
     this.deps.events.count("accounting", "accounted");
     return encodeReply(verified.request, CODE.AccountingResponse, [], verified.secret);
   }

@@ -17,10 +17,11 @@ import { NasLookup } from "./nas-lookup.js";
 import { PacketTime } from "./packet-time.js";
 import { ensureDictionaries } from "./radius-codec.js";
 import { createRepositories } from "../modules/context.js";
-import { runDatabaseHousekeeping } from "./housekeeping.js";
+import { closeStaleSessions, runDatabaseHousekeeping } from "./housekeeping.js";
 import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
 import { AcceptTemplates } from "./reply-attributes.js";
 import { VisitMemo } from "./visit-memo.js";
+import { createSessionControl } from "./session-control.js";
 
 export interface RadiusListener {
   /** Ports actually bound (ephemeral ones when the config says 0). */
@@ -46,6 +47,8 @@ const DUPLICATE_MAX_ENTRIES = 100_000;
 const MAX_IN_FLIGHT = 2_048;
 const HOUSEKEEPING_MS = 10_000;
 const PURGE_EVERY_MS = 3_600_000;
+/** Stale sessions (three missed Interim-Updates) are closed within this long of going stale. */
+const STALE_EVERY_MS = 60_000;
 const RECV_BUFFER = 4 * 1024 * 1024;
 
 function bind(host: string, port: number): Promise<Socket> {
@@ -74,7 +77,7 @@ async function bindNamed(host: string, port: number, portVariable: string): Prom
 
 export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics() }: RadiusDeps): Promise<RadiusListener> {
   ensureDictionaries();
-  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository() };
+  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db }) };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
   const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval) };
   const events = new RadiusEvents(metrics, log);
@@ -106,7 +109,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   const respond = async (kind: PortKind, socket: Socket, cache: DuplicateCache, key: string, msg: Buffer, rinfo: RemoteInfo) => {
     let reply: Buffer | undefined;
     try {
-      reply = await handler.handle(kind, msg);
+      reply = await handler.handle(kind, msg, rinfo.address);
     } catch (err) {
       events.count(TYPE_OF_PORT[kind], "error");
       log.error({ err, kind }, "radius request failed; no answer, the NAS will retry");
@@ -145,10 +148,18 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   const caches = [listen("auth", auth), listen("acct", acct)];
 
   let lastPurge = 0;
+  let lastStale = Date.now();
   const housekeeping = setInterval(() => {
     const now = Date.now();
     for (const c of caches) c.sweep(now);
     events.flush();
+    if (now - lastPurge >= PURGE_EVERY_MS) lastStale = now; // the purge closes them too
+    else if (now - lastStale >= STALE_EVERY_MS) {
+      lastStale = now;
+      closeStaleSessions(ctx, config, new Date(now))
+        .then((closed) => closed > 0 && log.debug({ closed }, "radius stale sessions closed"))
+        .catch((err) => log.error({ err }, "closing stale radius sessions failed; it runs again within a minute"));
+    }
     if (now - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = now;
     runDatabaseHousekeeping(ctx, config, new Date(now))

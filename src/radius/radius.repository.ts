@@ -34,9 +34,13 @@ const SESSION_COLUMNS = [
   "input_octets",
   "output_octets",
   "framed_ip",
+  "nas_ip",
 ] as const;
 
 export type NewSession = { [C in (typeof SESSION_COLUMNS)[number]]: Selectable<RadiusSessionsTable>[C] };
+
+/** Acct-Terminate-Cause housekeeping gives a session whose gateway went silent (housekeeping.ts). */
+const STALE_CAUSE = "Stale-Session";
 
 /** The compare-and-set of a session's counters, without and with closing it (Stop). */
 function advanceQueries() {
@@ -57,7 +61,13 @@ function advanceQueries() {
       .where("input_octets", "=", p.fromInput)
       .where("output_octets", "=", p.fromOutput);
   return {
-    advance: new PreparedQuery(keys, advance),
+    // A packet for a session housekeeping closed as stale opens it again: the gateway still has it.
+    advance: new PreparedQuery(keys, (db, p) =>
+      advance(db, p).set({
+        stopped_at: sql<string | null>`case when ${sql.ref("terminate_cause")} = ${STALE_CAUSE} then null else ${sql.ref("stopped_at")} end`,
+        terminate_cause: sql<string | null>`case when ${sql.ref("terminate_cause")} = ${STALE_CAUSE} then null else ${sql.ref("terminate_cause")} end`,
+      }),
+    ),
     advanceAndStop: new PreparedQuery([...keys, "cause"], (db, p) => advance(db, p).set({ stopped_at: p.now, terminate_cause: p.cause })),
   };
 }

@@ -86,6 +86,14 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
   const range = { from_date: "2026-02-01", to_date: "2026-03-01" };
   const controllerParams = { name: "Office UniFi", type: "unifi", url: "https://192.168.1.2:8443", username: "hotspot", password: "secret-pass" };
   const controller = (await t.call("POST", "create-or-update-controller", controllerParams)).body.controller_id;
+  // A session as RADIUS accounting writes it (no gateway address known: a disconnect is recorded, nothing sent).
+  const session = (
+    await t.db
+      .insertInto("radius_sessions")
+      .values({ device_id: device, guest_id: guestId, location_id: location, acct_session_id: `hostile-${Date.now()}`, username: "", client_mac: "", started_at: "2026-03-01 12:00:00", updated_at: "2026-03-01 12:00:00", stopped_at: null, session_time: 0, input_octets: 0, output_octets: 0, terminate_cause: null, framed_ip: null, nas_ip: null })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
   return {
     "/api/create-or-update-location": () => locationParams(),
     "/api/get-location": () => ({ location_ids: location }),
@@ -112,6 +120,7 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/get-social-logins": () => ({ location_id: location, ...range }),
     "/api/get-visits": () => ({ location_id: location, ...range }),
     "/api/session-list": () => ({ location_ids: location, limit: "10" }),
+    "/api/disconnect-session": () => ({ session_id: session }),
     "/api/subuser-list": () => ({}),
     "/api/create-sub-user": () => subUserParams(location),
     "/api/create-or-update-controller": () => controllerParams,

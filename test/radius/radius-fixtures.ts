@@ -17,8 +17,8 @@ export interface RadiusEnv extends TestApp {
   radiusConfig: Readonly<Config>;
 }
 
-export async function createRadiusEnv(dialect: Dialect, env: Record<string, string> = {}): Promise<RadiusEnv> {
-  const t = await createTestApp(dialect);
+export async function createRadiusEnv(dialect: Dialect, env: Record<string, string> = {}, appEnv: Record<string, string> = {}): Promise<RadiusEnv> {
+  const t = await createTestApp(dialect, appEnv);
   const radiusConfig = loadConfig({
     LOG_LEVEL: "silent",
     RADIUS_HOST: "127.0.0.1",

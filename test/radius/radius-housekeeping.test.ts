@@ -26,7 +26,8 @@ for (const dialect of DIALECTS) {
     after(async () => t.close());
 
     it("closes silent sessions after the stale age and purges closed ones after the retention", async () => {
-      const config = loadConfig({ RADIUS_STALE_SESSION_HOURS: "6", RADIUS_SESSION_RETENTION_DAYS: "30" });
+      // A day between Interim-Updates: three missed ones are longer than the six hours, which apply.
+      const config = loadConfig({ RADIUS_STALE_SESSION_HOURS: "6", RADIUS_SESSION_RETENTION_DAYS: "30", RADIUS_INTERIM_INTERVAL: "86400" });
       const now = new Date();
       const ago = (ms: number) => toDbDatetime(new Date(now.getTime() - ms));
       const account = await t.db.insertInto("accounts").values({ email: "hk@example.com", created_at: nowDatetime() }).returning("id").executeTakeFirstOrThrow();

@@ -1,8 +1,11 @@
-/** Who is online now: open RADIUS sessions, refreshed every 15 seconds. */
+/**
+ * Who is online now: open RADIUS sessions, refreshed every 15 seconds. Users who may write get a
+ * Disconnect button per session (POST /api/disconnect-session); read-only users do not see it.
+ */
 import { useEffect, useState } from "preact/hooks";
-import { get } from "../api";
+import { ApiError, get, post } from "../api";
 import { type Location, formatBytes, formatDuration } from "../state";
-import { Link, Loading, Table, useLoad } from "../ui";
+import { Link, Loading, Notice, ReadOnlyNote, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
 
 interface LiveSession {
@@ -19,7 +22,22 @@ interface LiveSession {
   bytes_out: number;
 }
 
-export function SessionsPage(_props: PageProps) {
+interface DisconnectAnswer {
+  data: { result: "ack" | "nak" | "timeout" | "unsupported" | "no-address"; error_cause: number | null };
+}
+
+const OUTCOMES: Record<DisconnectAnswer["data"]["result"], string> = {
+  ack: "The gateway ended the session.",
+  nak: "The gateway refused to end the session",
+  timeout: "The gateway did not answer. Check that it accepts Disconnect requests from this service (UDP port 3799).",
+  unsupported: "This gateway's family cannot end sessions on request; the guest stays online until the session times out.",
+  "no-address": "The gateway's address is not known yet; try again after its next accounting update.",
+};
+
+export function SessionsPage(props: PageProps) {
+  const readonly = props.session.user.readonly;
+  const [outcome, setOutcome] = useState<{ kind: "ok" | "warn" | "error"; text: string } | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
   const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -32,9 +50,25 @@ export function SessionsPage(_props: PageProps) {
     [ids.join(","), tick],
   );
   const names = new Map((locations.data?.data ?? []).map((l) => [l.id, l.name]));
+  const disconnect = async (s: LiveSession) => {
+    if (!window.confirm(`Disconnect ${s.client_mac || `session ${s.session_id}`} now?`)) return;
+    setBusy(s.session_id);
+    try {
+      const r = await post<DisconnectAnswer>("/api/disconnect-session", { session_id: s.session_id });
+      const cause = r.data.error_cause ? ` (Error-Cause ${r.data.error_cause})` : "";
+      setOutcome({ kind: r.data.result === "ack" ? "ok" : "warn", text: `${OUTCOMES[r.data.result]}${r.data.result === "nak" ? `${cause}.` : ""}` });
+      sessions.reload();
+    } catch (err) {
+      setOutcome({ kind: "error", text: err instanceof ApiError ? err.message : "The disconnect could not be sent." });
+    } finally {
+      setBusy(null);
+    }
+  };
   return (
     <>
       <h1>Live sessions</h1>
+      <ReadOnlyNote readonly={readonly} />
+      {outcome && <Notice kind={outcome.kind}>{outcome.text}</Notice>}
       <p class="muted" aria-live="polite">
         {sessions.data ? `${sessions.data.data.length} guests online. Updated every 15 seconds.` : ""}
       </p>
@@ -43,7 +77,7 @@ export function SessionsPage(_props: PageProps) {
       ) : (
         <Table
           caption="Guests online now"
-          head={["Guest", "MAC", "Address", "Location", "Access point", "Since (UTC)", "Duration", "Down", "Up"]}
+          head={["Guest", "MAC", "Address", "Location", "Access point", "Since (UTC)", "Duration", "Down", "Up", ...(readonly ? [] : ["Actions"])]}
           empty="Nobody is online."
           rows={sessions.data.data.map((s) => [
             s.social_user_id ? (
@@ -61,6 +95,13 @@ export function SessionsPage(_props: PageProps) {
             formatDuration(s.duration),
             formatBytes(s.bytes_out),
             formatBytes(s.bytes_in),
+            ...(readonly
+              ? []
+              : [
+                  <button key="d" type="button" class="danger" disabled={busy === s.session_id} aria-label={`Disconnect ${s.client_mac || `session ${s.session_id}`}`} onClick={() => void disconnect(s)}>
+                    {busy === s.session_id ? "Disconnecting…" : "Disconnect"}
+                  </button>,
+                ]),
           ])}
         />
       )}

@@ -32,6 +32,17 @@ export type FamilyId = "coova" | "openwrt" | "meraki" | "unifi" | "omada" | "mik
  */
 export type HandoffId = "coova" | "opennds" | "meraki" | "meraki-signon" | "unifi" | "omada" | "mikrotik" | "aruba" | "ruckus" | "cambium";
 
+/**
+ * Dynamic authorization (RFC 5176) as a family's gateways offer it: the UDP port they listen on
+ * (RADIUS_COA_PORT overrides it for every family), and whether they apply a CoA-Request (new
+ * limits on a live session) besides a Disconnect-Request. Undefined: the family has none, and
+ * limits reach a session only at its next authorisation (see docs/sessions.md).
+ */
+export interface CoaSupport {
+  port: number;
+  change: boolean;
+}
+
 export interface DeviceFamily {
   id: FamilyId;
   /** What an operator calls it. */
@@ -39,19 +50,20 @@ export interface DeviceFamily {
   /** The hand-offs a device of this family may arrive with (the redirect's parameters tell which). */
   handoffs: readonly HandoffId[];
   radius: RadiusDialect;
+  coa: CoaSupport | undefined;
 }
 
 export const DEVICE_FAMILIES: Readonly<Record<FamilyId, DeviceFamily>> = Object.freeze({
-  coova: { id: "coova", name: "CoovaChilli", handoffs: ["coova"], radius: "chillispot" },
-  openwrt: { id: "openwrt", name: "OpenWrt (CoovaChilli or openNDS)", handoffs: ["coova", "opennds"], radius: "chillispot" },
-  meraki: { id: "meraki", name: "Cisco Meraki (click-through, or sign-on splash with RADIUS)", handoffs: ["meraki", "meraki-signon"], radius: "wispr" },
-  unifi: { id: "unifi", name: "Ubiquiti UniFi", handoffs: ["unifi"], radius: "wispr" },
-  omada: { id: "omada", name: "TP-Link Omada", handoffs: ["omada"], radius: "wispr" },
-  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", handoffs: ["mikrotik"], radius: "mikrotik" },
-  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", handoffs: ["aruba"], radius: "wispr" },
+  coova: { id: "coova", name: "CoovaChilli", handoffs: ["coova"], radius: "chillispot", coa: { port: 3799, change: true } },
+  openwrt: { id: "openwrt", name: "OpenWrt (CoovaChilli or openNDS)", handoffs: ["coova", "opennds"], radius: "chillispot", coa: { port: 3799, change: true } },
+  meraki: { id: "meraki", name: "Cisco Meraki (click-through, or sign-on splash with RADIUS)", handoffs: ["meraki", "meraki-signon"], radius: "wispr", coa: undefined },
+  unifi: { id: "unifi", name: "Ubiquiti UniFi", handoffs: ["unifi"], radius: "wispr", coa: undefined },
+  omada: { id: "omada", name: "TP-Link Omada", handoffs: ["omada"], radius: "wispr", coa: undefined },
+  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", handoffs: ["mikrotik"], radius: "mikrotik", coa: { port: 3799, change: true } },
+  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", handoffs: ["aruba"], radius: "wispr", coa: { port: 3799, change: true } },
   // SmartZone and RUCKUS One hand guests over through their northbound portal interface, which is not implemented.
-  ruckus: { id: "ruckus", name: "RUCKUS (ZoneDirector, Unleashed)", handoffs: ["ruckus"], radius: "wispr" },
-  cambium: { id: "cambium", name: "Cambium Networks (cnPilot, cnMaestro)", handoffs: ["cambium"], radius: "cambium" },
+  ruckus: { id: "ruckus", name: "RUCKUS (ZoneDirector, Unleashed)", handoffs: ["ruckus"], radius: "wispr", coa: { port: 3799, change: true } },
+  cambium: { id: "cambium", name: "Cambium Networks (cnPilot, cnMaestro)", handoffs: ["cambium"], radius: "cambium", coa: { port: 3799, change: true } },
 });
 
 /**

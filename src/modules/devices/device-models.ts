@@ -1,4 +1,4 @@
-import { DEVICE_FAMILIES, FALLBACK_DIALECT, type FamilyId, type RadiusDialect } from "./device-families.js";
+import { type CoaSupport, DEVICE_FAMILIES, FALLBACK_DIALECT, type FamilyId, type RadiusDialect } from "./device-families.js";
 
 /**
  * The shipped catalogue of access points and gateways that can send guests to an external captive
@@ -45,4 +45,10 @@ export function findDeviceModel(id: string): DeviceModel | undefined {
 export function radiusDialectOf(modelId: string): RadiusDialect {
   const model = BY_ID.get(modelId);
   return model ? DEVICE_FAMILIES[model.family].radius : FALLBACK_DIALECT;
+}
+
+/** Dynamic authorization of a device's model; an unknown model is treated as CoovaChilli (as for RADIUS). */
+export function coaSupportOf(modelId: string): CoaSupport | undefined {
+  const model = BY_ID.get(modelId);
+  return model ? DEVICE_FAMILIES[model.family].coa : DEVICE_FAMILIES.coova.coa;
 }

@@ -109,6 +109,9 @@ export const SocialUserProfile = Type.Object({
   user_device_os_version: Str,
   user_device_type: Str,
   user_mac: Type.String({ description: "Client MAC of the latest login." }),
+  user_macs: Type.Array(Type.String(), {
+    description: "Every client MAC the guest logged in from, latest first: one guest across private (randomised) addresses (docs/sessions.md).",
+  }),
   username: Str,
   created_at: Datetime("First seen,"),
   last_login_datetime: Datetime("Latest login,"),

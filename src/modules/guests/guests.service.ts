@@ -49,10 +49,14 @@ export async function socialUserProfiles(ctx: Ctx, guests: GuestRow[]): Promise<
   );
   const statsByGuest = new Map(stats.map((s) => [s.guest_id, s]));
   const detailByGuest = new Map(details.map((d) => [d.guest_id, d]));
-  return guests.map((g) => toProfile(g, statsByGuest.get(g.id)?.logins ?? 0, detailByGuest.get(g.id)));
+  // The caller's guests, so one account: every MAC of theirs in one query, latest first.
+  const macsByGuest = new Map<number, string[]>();
+  const macs = guests.length === 0 ? [] : await ctx.repos.guests.macsOf(ctx.db, guests[0].account_id, ids);
+  for (const m of macs) macsByGuest.set(m.guest_id, [...(macsByGuest.get(m.guest_id) ?? []), m.client_mac]);
+  return guests.map((g) => ({ ...toProfile(g, statsByGuest.get(g.id)?.logins ?? 0, detailByGuest.get(g.id)), user_macs: macsByGuest.get(g.id) ?? [] }));
 }
 
-export function toProfile(g: GuestRow, logins: number, last: LoginDetailRow | undefined): Profile {
+export function toProfile(g: GuestRow, logins: number, last: LoginDetailRow | undefined): Omit<Profile, "user_macs"> {
   return {
     social_user_id: g.id,
     age: g.age,

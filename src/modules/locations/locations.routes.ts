@@ -148,7 +148,19 @@ export function locationRoutes(api: ApiRouter<Ctx>): void {
     // update: the omitted DNS and list values are read, then written back; two calls take turns.
     refs: { location_id: liveLocation.one("update") },
     response: S.MessageResponse,
-    handler: async ({ ctx }, p, r) => {
+    handler: async ({ ctx, config }, p, r) => {
+      // Live sessions get the new limits by CoA (RFC 5176), sent once this call has committed (docs/sessions.md).
+      ctx.sessionControl?.applyLocationOptionsLater(
+        r.location_id.id,
+        {
+          session_time_limit: p.session_time_limit ?? 0,
+          max_bandwidth_up: p.max_bandwidth_up ?? 0,
+          max_bandwidth_down: p.max_bandwidth ?? 0,
+          daily_bandwidth_cap: p.daily_bandwidth_cap ?? 0,
+        },
+        r.location_id.timezone,
+        config,
+      );
       await locations.setSessionAndBandwidth(ctx, r.location_id, {
         sessionTimeLimit: p.session_time_limit ?? 0,
         maxBandwidthDown: p.max_bandwidth ?? 0,

@@ -17,8 +17,40 @@ export interface LiveSessionRow {
   output_octets: number | string;
 }
 
+export interface OwnedSessionRow {
+  id: number;
+  device_id: number;
+  location_id: number | null;
+  guest_id: number | null;
+  stopped_at: string | null;
+}
+
 export function createSessionRepository() {
   return {
+    /** RADIUS sessions among `ids` reported by a device of the account. */
+    async findOwned(db: DB, accountId: number, ids: number[]): Promise<OwnedSessionRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom("radius_sessions as s")
+        .innerJoin("devices as d", "d.id", "s.device_id")
+        .select(["s.id", "s.device_id", "s.location_id", "s.guest_id", "s.stopped_at"])
+        .where("d.account_id", "=", accountId)
+        .where("s.id", "in", ids)
+        .orderBy("s.id")
+        .execute();
+    },
+
+    /** The latest CoA and Disconnect requests of a session, newest first. */
+    async coaRequestsOf(db: DB, sessionId: number, limit: number) {
+      return db
+        .selectFrom("coa_requests")
+        .select(["id", "kind", "reason", "nas_address", "nas_port", "requested_at", "finished_at", "result", "error_cause", "attempts"])
+        .where("session_id", "=", sessionId)
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute();
+    },
+
     /** Open sessions at these locations heard from since `heardSince`, by id after `afterId`. */
     async listLive(db: DB, locationIds: number[], heardSince: string, afterId: number, limit: number): Promise<LiveSessionRow[]> {
       if (locationIds.length === 0) return [];

@@ -2,7 +2,8 @@ import { type ApiRouter, ok } from "../../http/api-route.js";
 import type { Ctx } from "../context.js";
 import { ownedLocation } from "../locations/locations.refs.js";
 import * as S from "./sessions.schemas.js";
-import { listLiveSessions } from "./sessions.service.js";
+import { ownedSession } from "./sessions.refs.js";
+import { disconnectSession, listLiveSessions } from "./sessions.service.js";
 
 const tags = ["Sessions"];
 
@@ -30,5 +31,30 @@ export function sessionRoutes(api: ApiRouter<Ctx>): void {
           limit: p.limit ?? S.DEFAULT_SESSION_PAGE,
         }),
       ),
+  });
+
+  api.route({
+    method: "POST",
+    url: "/api/disconnect-session",
+    summary: "End a guest's live session now (RFC 5176 Disconnect-Request to its gateway)",
+    description:
+      "Sends a Disconnect-Request, with Message-Authenticator, to the gateway that reported the session, retried with " +
+      "back-off (RADIUS_COA_TIMEOUT_MS, RADIUS_COA_ATTEMPTS), and answers with what the gateway said. On an ACK the " +
+      "session is closed at once. Gateways of a family without Disconnect support answer `unsupported`; the guest " +
+      "then stays online until the session's own timeout. The request is recorded either way.",
+    tags,
+    access: "write",
+    params: S.DisconnectSessionParams,
+    refs: { session_id: ownedSession.one() },
+    response: S.DisconnectSessionResponse,
+    // The gateway is asked over the network, which can take seconds: no transaction held meanwhile.
+    transaction: false,
+    handler: async ({ ctx, config }, _p, r) => {
+      const out = await disconnectSession(ctx, r.session_id, config);
+      return ok({
+        message: out.result === "ack" ? "The session has been disconnected." : "The gateway did not confirm the disconnect.",
+        data: { session_id: out.sessionId, request_id: out.requestId, result: out.result, error_cause: out.errorCause, attempts: out.attempts },
+      });
+    },
   });
 }

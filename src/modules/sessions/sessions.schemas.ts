@@ -47,3 +47,26 @@ export const SessionListResponse = Type.Object({
     description: "Pass as after_session_id for the next page; null on the last page.",
   }),
 });
+
+export const DisconnectSessionParams = Type.Object({
+  identifier: F.identifier(),
+  session_id: F.id("The live session to end (session_id of GET /api/session-list)."),
+});
+
+export const CoaResult = Type.Object({
+  session_id: Type.Integer(),
+  request_id: Type.Integer({ description: "The recorded request (kept with the session)." }),
+  result: Type.Union(["ack", "nak", "timeout", "unsupported", "no-address"].map((v) => Type.Literal(v)), {
+    description:
+      "ack: the gateway ended the session; nak: it refused (see error_cause); timeout: no answer after every retry; " +
+      "unsupported: the gateway's family has no Disconnect-Request; no-address: no address of the gateway is known.",
+  }),
+  error_cause: Type.Union([Type.Integer(), Type.Null()], { description: "RFC 5176 Error-Cause of a NAK (e.g. 503 Session Context Not Found), or null." }),
+  attempts: Type.Integer({ description: "Requests sent (retries included)." }),
+});
+
+export const DisconnectSessionResponse = Type.Object({
+  status: Type.Literal("success"),
+  message: Type.String(),
+  data: CoaResult,
+});

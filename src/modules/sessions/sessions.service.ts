@@ -6,8 +6,10 @@
  * (RADIUS_STALE_SESSION_HOURS); their counted totals stay as they were.
  */
 import { toDbDatetime } from "../../db/time.js";
-import type { Ctx } from "../context.js";
+import type { Config } from "../../config.js";
+import type { CoaOutcome, Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
+import type { OwnedSessionRow } from "./sessions.repository.js";
 import { LIVE_INTERVALS } from "./sessions.schemas.js";
 
 export interface LiveSessionQuery {
@@ -47,4 +49,13 @@ export async function listLiveSessions(ctx: Ctx, q: LiveSessionQuery) {
     })),
     next_after_session_id: rows.length > q.limit ? page[page.length - 1].id : null,
   };
+}
+
+/**
+ * An operator ends a session (POST /api/disconnect-session). A session we think closed is asked
+ * too: a gateway that lost its Stop may still hold it (it NAKs with 503 when it does not).
+ */
+export async function disconnectSession(ctx: Ctx, session: OwnedSessionRow, config: Readonly<Config>): Promise<CoaOutcome> {
+  if (!ctx.sessionControl) throw new Error("no session control in this context");
+  return ctx.sessionControl.disconnect(session.id, "operator", config);
 }

@@ -36,6 +36,17 @@ ${p.error ? html`<span class="error" id="sms-code-error">${p.error}</span>` : ""
   return layout({ title: p.texts.title || "Enter your code", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body });
 }
 
+/** A returning guest on a device address we have not seen: back online in one tap, no form. */
+export function welcomeBackPage(p: { texts: PageTexts; nonce: string; state: string; name: string }): string {
+  const body = html`<h1>${p.name ? html`Welcome back, ${p.name}` : "Welcome back"}</h1>
+<p>This browser has been online here before. Connect again without filling in the form.</p>
+<form method="post" action="/portal/login/returning"><input type="hidden" name="state" value="${p.state}">
+<button type="submit" id="reconnect">Connect again</button></form>
+<form method="post" action="/portal/login/returning/forget"><input type="hidden" name="state" value="${p.state}">
+<button type="submit" class="secondary">Not me: show the login page</button></form>`;
+  return layout({ title: p.texts.title || "Welcome back", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body });
+}
+
 export function errorPage(p: { nonce: string; statusCode: number; sentences: string[]; theme?: Theme }): string {
   const heading = p.statusCode === 404 ? "Page not found" : p.statusCode === 429 ? "Please wait a moment" : "Something went wrong";
   const body = html`<h1>${heading}</h1>
