@@ -18,7 +18,7 @@ export const CATALOGUE_CHANNEL = "guestwifi_catalogue";
 
 /** A statement that writes a catalogue table, as Kysely and our SQL spell it. */
 const CATALOGUE_WRITE =
-  /^\s*(?:insert\s+into|update|delete\s+from|truncate)\s+(?:table\s+)?"?(?:accounts|api_identifiers|sub_users|locations|location_options|devices|campaigns)"?[\s(]/i;
+  /^\s*(?:insert\s+into|update|delete\s+from|truncate)\s+(?:table\s+)?"?(?:accounts|api_identifiers|sub_users|locations|location_options|devices|campaigns|webhooks)"?[\s(]/i;
 
 export function writesCatalogue(sqlText: unknown): boolean {
   return typeof sqlText === "string" && CATALOGUE_WRITE.test(sqlText);
