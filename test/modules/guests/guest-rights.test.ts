@@ -227,6 +227,27 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await analytics(), before);
     });
 
+    it("two erasures of one guest at once: one succeeds, the other finds no guest; one guest.erased", async () => {
+      for (let round = 0; round < 10; round++) {
+        const { guestId } = await login(t, {
+          accountId: t.accountId,
+          locationId: loc,
+          timezone: "America/Chicago",
+          identity: `race${round}@example.com`,
+          at: "2026-04-11T12:00:00Z",
+          clientMac: `02:AA:00:00:00:${String(round).padStart(2, "0")}`,
+        });
+        const before = Number((await t.db.selectFrom("guests").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+        const events = async () =>
+          Number((await t.db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("event_type", "=", "guest.erased").executeTakeFirstOrThrow()).n);
+        const queued = await events();
+        const answers = await Promise.all([1, 2].map(() => t.call("POST", "erase-social-user", { user_id: guestId })));
+        assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 400], JSON.stringify(answers.map((a) => a.body)));
+        assert.equal(Number((await t.db.selectFrom("guests").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n), before, "one stand-in replaces the guest");
+        assert.equal(await events(), queued + 1);
+      }
+    });
+
     if (dialect === "postgres") {
       it("runs on one instance at a time (PostgreSQL advisory lock)", async () => {
         const conn = t.db.connection();
