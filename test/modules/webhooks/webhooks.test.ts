@@ -162,6 +162,41 @@ for (const dialect of DIALECTS) {
     });
   });
 
+  describe(`guest.login and the marketing opt-in (${dialect})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect);
+    });
+    after(async () => t?.close());
+
+    it("sends personal fields only for a login with a recorded opt-in; nothing is queued without a webhook", async () => {
+      const loc = await createLocation(t, "Europe/Paris");
+      const base = { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-04T10:00:00Z", clientMac: "02:00:00:00:0B:01" };
+      await login(t, { ...base, identity: "before@example.com", profile: { email: "before@example.com" } });
+      assert.equal((await t.db.selectFrom("webhook_deliveries").selectAll().execute()).length, 0, "no webhook: nothing queued");
+      const hook = await t.call("POST", "create-or-update-webhook", { url: "https://93.184.215.14/m", events: "guest.login" });
+      assert.equal(hook.statusCode, 200);
+      const { recordLogin } = await import("../../../src/modules/guests/guest-activity.service.js");
+      const common = { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", campaignId: 1, deviceId: null, loginType: "Cuser" as const, clientMac: "02:00:00:00:0B:02", userAgent: "test" };
+      const yes = await recordLogin(t.db, { ...common, identity: "yes@example.com", profile: { email: "yes@example.com", full_name: "Yes Person" }, marketingOptIn: true });
+      const no = await recordLogin(t.db, { ...common, identity: "no@example.com", profile: { email: "no@example.com", full_name: "No Person" }, marketingOptIn: false });
+      const rows = await t.db.selectFrom("webhook_deliveries").select("payload").orderBy("id").execute();
+      assert.equal(rows.length, 2);
+      const [a, b] = rows.map((r) => JSON.parse(r.payload).data);
+      assert.equal(a.guest_id, yes.guestId);
+      assert.equal(a.login_id, yes.loginId);
+      assert.equal(a.marketing_opt_in, true);
+      assert.equal(a.email, "yes@example.com");
+      assert.equal(a.full_name, "Yes Person");
+      assert.equal(a.client_mac, "02:00:00:00:0B:02");
+      assert.equal(b.guest_id, no.guestId);
+      assert.equal(b.marketing_opt_in, false);
+      assert.equal(rows[1]!.payload.includes("no@example.com"), false);
+      assert.equal(rows[1]!.payload.includes("No Person"), false);
+      assert.equal(rows[1]!.payload.includes("0B:02"), false);
+    });
+  });
+
   describe(`webhook delivery (${dialect})`, () => {
     let t: TestApp;
     let loc: number;
