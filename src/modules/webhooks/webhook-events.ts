@@ -26,11 +26,15 @@ export const MARKETING_EVENTS: ReadonlySet<WebhookEvent> = new Set(["guest.login
  */
 const subscribed = new ReadCache<number, boolean>(100_000, true);
 
-async function accountHasWebhooks(db: DB, accountId: number): Promise<boolean> {
-  const cached = subscribed.get(db, accountId);
+/**
+ * Cached under `root` (the app's database); a miss is read through `via` (the caller's transaction
+ * when it holds one: a second connection while holding one could exhaust the pool).
+ */
+async function accountHasWebhooks(root: DB, via: DB, accountId: number): Promise<boolean> {
+  const cached = subscribed.get(root, accountId);
   if (cached !== undefined) return cached;
-  const found = await subscribed.load(db, accountId, async () => {
-    const row = await db.selectFrom("webhooks").select("id").where("account_id", "=", accountId).where("deleted", "=", 0).limit(1).executeTakeFirst();
+  const found = await subscribed.load(root, accountId, async () => {
+    const row = await via.selectFrom("webhooks").select("id").where("account_id", "=", accountId).where("deleted", "=", 0).limit(1).executeTakeFirst();
     return row !== undefined;
   });
   return found ?? false;
@@ -39,10 +43,11 @@ async function accountHasWebhooks(db: DB, accountId: number): Promise<boolean> {
 /**
  * PostgreSQL logins: whether the one-statement login needs its webhook CTE. On SQLite (where every
  * write empties caches) the insert runs every time: it finds no webhook at the cost of one index probe.
+ * `via`: the transaction the caller holds, if any (the look-up then runs in it).
  */
-export async function mayHaveWebhooks(db: DB, accountId: number): Promise<boolean> {
+export async function mayHaveWebhooks(db: DB, accountId: number, via: DB = db): Promise<boolean> {
   if (dialectOf(db) !== "postgres") return true;
-  return accountHasWebhooks(db, accountId);
+  return accountHasWebhooks(db, via, accountId);
 }
 
 export function envelope(type: WebhookEvent, at: Date, data: Record<string, unknown>): string {
@@ -113,6 +118,6 @@ export async function enqueueEventIfSubscribed(
   locationId?: number | null,
   at: Date = new Date(),
 ): Promise<void> {
-  if (!(await mayHaveWebhooks(root, accountId))) return;
+  if (!(await mayHaveWebhooks(root, accountId, trx))) return;
   await enqueueEvent(trx, accountId, type, data, locationId, at);
 }
