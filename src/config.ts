@@ -162,6 +162,22 @@ export interface Config {
   secretBoxKey: Buffer | undefined;
   /** Bound on each call to a UniFi or Omada controller (CONTROLLER_TIMEOUT_MS). */
   controllerTimeoutMs: number;
+  webhooks: {
+    /** WEBHOOK_ALLOW_PRIVATE: targets on private and loopback addresses allowed (link-local never). */
+    allowPrivate: boolean;
+    /** WEBHOOK_WORKER: this instance sends deliveries (the outbox is filled either way). */
+    worker: boolean;
+    /** Bound on one HTTP attempt (WEBHOOK_TIMEOUT_MS). */
+    timeoutMs: number;
+    /** First retry after this long, doubling each time up to an hour (WEBHOOK_RETRY_BASE_MS). */
+    retryBaseMs: number;
+    /** A delivery still failing this long after its event is marked failed (WEBHOOK_RETRY_FOR_MS, 24 h). */
+    retryForMs: number;
+    /** How often the outbox is read when idle (WEBHOOK_POLL_MS). */
+    pollMs: number;
+  };
+  /** How often the retention job looks for guests to erase (RETENTION_INTERVAL_MS; 0: never, in this instance). */
+  retentionIntervalMs: number;
 }
 
 /** A 32-byte key written as 64 hex digits or as base64 (url-safe or not). */
@@ -313,6 +329,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     smsDailyBudgetPerLocation: int(env, "SMS_DAILY_BUDGET_PER_LOCATION", 300, 1, 1_000_000),
     secretBoxKey: key32(env, "SECRET_BOX_KEY"),
     controllerTimeoutMs: int(env, "CONTROLLER_TIMEOUT_MS", 8000, 500, 120_000),
+    webhooks: {
+      allowPrivate: bool(env, "WEBHOOK_ALLOW_PRIVATE", false),
+      worker: bool(env, "WEBHOOK_WORKER", true),
+      timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100, 120_000),
+      retryBaseMs: int(env, "WEBHOOK_RETRY_BASE_MS", 10_000, 10, 3_600_000),
+      retryForMs: int(env, "WEBHOOK_RETRY_FOR_MS", 24 * 3_600_000, 100, 30 * 24 * 3_600_000),
+      pollMs: int(env, "WEBHOOK_POLL_MS", 1000, 10, 60_000),
+    },
+    retentionIntervalMs: int(env, "RETENTION_INTERVAL_MS", 3_600_000, 0, 7 * 24 * 3_600_000),
   };
   return Object.freeze(config);
 }

@@ -9,6 +9,8 @@ import { type Config, ListenError } from "./config.js";
 import { type DB, createDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrator.js";
 import { type LoggerOptions, createLogger } from "./logger.js";
+import { type RetentionJob, startRetentionJob } from "./modules/guests/retention-job.js";
+import { type WebhookWorker, startWebhookWorker } from "./modules/webhooks/webhook-delivery.js";
 import { type RadiusListener, startRadius } from "./radius/radius-server.js";
 
 export interface RunningService {
@@ -27,6 +29,8 @@ export interface StartOptions {
   radius?: boolean;
   /** Log level and destination (default: the configured level, on stdout). */
   logger?: LoggerOptions;
+  /** Background jobs: the webhook delivery worker and the retention job (default: as configured). */
+  jobs?: boolean;
 }
 
 export async function startService(config: Readonly<Config>, opts: StartOptions = {}): Promise<RunningService> {
@@ -44,6 +48,8 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
   let httpPort = 0;
   let httpUrls: string[] = [];
   let radius: RadiusListener | undefined;
+  let webhooks: WebhookWorker | undefined;
+  let retention: RetentionJob | undefined;
   try {
     if (opts.http !== false) {
       try {
@@ -60,7 +66,13 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     if (opts.radius ?? config.radius.enabled) {
       radius = await startRadius({ db, config, log: app.log, ctx: deps, metrics: deps.metrics });
     }
+    if (opts.jobs !== false) {
+      if (config.webhooks.worker) webhooks = startWebhookWorker(db, config.webhooks, app.log, deps.repos.webhooks);
+      if (config.retentionIntervalMs > 0) retention = startRetentionJob(deps, config.retentionIntervalMs, app.log);
+    }
   } catch (err) {
+    await webhooks?.stop();
+    await retention?.stop();
     await app.close();
     await db.destroy();
     throw err;
@@ -75,6 +87,8 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     stop() {
       stopping ??= (async () => {
         await radius?.stop();
+        await webhooks?.stop();
+        await retention?.stop();
         await app.close();
         await db.destroy();
       })();

@@ -7,6 +7,8 @@ export interface AccountsTable {
   created_at: string;
   /** The owner's console password as `scrypt$N$salt$hash`; null until set (`guestwifi account set-password`). */
   password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Guests not seen for this many days are erased by the retention job; 0: never. */
+  retention_days: Generated<number>;
 }
 
 export interface SubUsersTable {
@@ -331,6 +333,48 @@ export interface OpenNdsGrantsTable {
   expires_at: string;
 }
 
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** ",guest.login,session.start,": each event between commas. */
+  events: string;
+  /** ",1,2,": the locations whose events are sent; "" for every location. */
+  location_ids: Generated<string>;
+  /** Standard Webhooks secret, "whsec_" and base64. */
+  secret: string;
+  date_created: string;
+  last_modified: string;
+  deleted: Generated<number>;
+}
+
+/** The outbox: one row per event and webhook. Times in epoch milliseconds. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  account_id: number;
+  event_type: string;
+  payload: string;
+  /** pending, delivered or failed */
+  status: Generated<string>;
+  attempts: Generated<number>;
+  created_ms: number;
+  next_attempt_ms: number;
+  lease_until_ms: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  finished_ms: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_ms: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -360,4 +404,7 @@ export interface Database {
   daily_new_guests: DailyNewGuestsTable;
   opennds_grants: OpenNdsGrantsTable;
   coa_requests: CoaRequestsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -12,10 +12,12 @@ import { type CampaignRepository, createCampaignRepository } from "./campaigns/c
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
 import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
 import { type DeviceRepository, createDeviceRepository } from "./devices/devices.repository.js";
+import { type GuestRightsRepository, createGuestRightsRepository } from "./guests/guest-rights.repository.js";
 import { type GuestRepository, createGuestRepository } from "./guests/guests.repository.js";
 import { type LocationRepository, createLocationRepository } from "./locations/locations.repository.js";
 import { type SessionRepository, createSessionRepository } from "./sessions/sessions.repository.js";
 import { type SubUserRepository, createSubUserRepository } from "./subusers/subusers.repository.js";
+import { type WebhookRepository, createWebhookRepository } from "./webhooks/webhooks.repository.js";
 
 export interface Repositories {
   accounts: AccountRepository;
@@ -25,9 +27,11 @@ export interface Repositories {
   console: ConsoleRepository;
   devices: DeviceRepository;
   guests: GuestRepository;
+  guestRights: GuestRightsRepository;
   locations: LocationRepository;
   sessions: SessionRepository;
   subUsers: SubUserRepository;
+  webhooks: WebhookRepository;
 }
 
 export function createRepositories(): Repositories {
@@ -39,9 +43,11 @@ export function createRepositories(): Repositories {
     console: createConsoleRepository(),
     devices: createDeviceRepository(),
     guests: createGuestRepository(),
+    guestRights: createGuestRightsRepository(),
     locations: createLocationRepository(),
     sessions: createSessionRepository(),
     subUsers: createSubUserRepository(),
+    webhooks: createWebhookRepository(),
   };
 }
 

@@ -10,6 +10,7 @@ import { locationRoutes } from "./locations/locations.routes.js";
 import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
+import { webhookRoutes } from "./webhooks/webhooks.routes.js";
 
 export function registerApiModules(api: ApiRouter<Ctx>): void {
   locationRoutes(api);
@@ -21,4 +22,5 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   sessionRoutes(api);
   controllerRoutes(api);
   mikrotikLoginRoutes(api);
+  webhookRoutes(api);
 }

@@ -6,6 +6,7 @@
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";
+import { enqueueEventIfSubscribed } from "../modules/webhooks/webhook-events.js";
 import type { NasContext } from "./nas-lookup.js";
 import { isCredentialUsername } from "./portal-credentials.js";
 import type { RadiusCtx, RadiusRepository, SessionCounters } from "./radius.repository.js";
@@ -145,6 +146,22 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
       input_octets: to.input_octets - from.input_octets,
       output_octets: to.output_octets - from.output_octets,
     };
+    // Webhooks: ids and counters only (no MAC, no address), in this transaction.
+    const event = { session_id: s.id, guest_id: s.guest_id, location_id: s.location_id, device_id: device.id };
+    if (isNew) {
+      await enqueueEventIfSubscribed(ctx.db, trx, device.account_id, "session.start", { ...event, started_at: s.started_at }, s.location_id, at);
+    }
+    if (stop && s.stopped_at === null) {
+      await enqueueEventIfSubscribed(
+        ctx.db,
+        trx,
+        device.account_id,
+        "session.stop",
+        { ...event, stopped_at: now, ...to, terminate_cause: stop.terminateCause },
+        s.location_id,
+        at,
+      );
+    }
     if (s.guest_id === null) return { delta };
     const octets = delta.input_octets + delta.output_octets;
     if (isNew || stop || octets > 0 || delta.session_time > 0) await radiusRepository.addGuestTotals(trx, s.guest_id, delta, now);

@@ -62,7 +62,7 @@ function routesFrom(openapi: any): RouteDoc[] {
 
 async function tableCounts(t: TestApp): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const table of ["locations", "campaigns", "devices", "sub_users", "location_options"] as const) {
+  for (const table of ["locations", "campaigns", "devices", "sub_users", "location_options", "guests", "webhooks", "webhook_deliveries"] as const) {
     const r = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     out[table] = Number(r.n);
   }
@@ -94,6 +94,9 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
       .returning("id")
       .executeTakeFirstOrThrow()
   ).id;
+  const webhookParams = { url: "https://93.184.215.14/hooks", events: "guest.login,session.stop", location_ids: String(location) };
+  const webhook = (await t.call("POST", "create-or-update-webhook", webhookParams)).body.webhook_id;
+  const { guestId: erasable } = await login(t, { accountId: t.accountId, locationId: location, timezone: "America/Chicago", at: "2026-03-01T12:00:00Z", identity: "erase@example.com" });
   return {
     "/api/create-or-update-location": () => locationParams(),
     "/api/get-location": () => ({ location_ids: location }),
@@ -127,6 +130,13 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/controller-list": () => ({}),
     "/api/delete-controller": () => ({ controller_id: controller }),
     "/api/location-assign-controller": () => ({ location_id: location, controller_id: controller }),
+    "/api/export-social-user": () => ({ user_id: guestId }),
+    "/api/erase-social-user": () => ({ user_id: erasable }),
+    "/api/set-account-retention": () => ({ retention_days: "0" }),
+    "/api/create-or-update-webhook": () => webhookParams,
+    "/api/webhook-list": () => ({}),
+    "/api/delete-webhook": () => ({ webhook_id: webhook }),
+    "/api/webhook-delivery-list": () => ({ webhook_id: webhook }),
   };
 }
 
@@ -148,7 +158,7 @@ for (const dialect of DIALECTS) {
       const bases = await validBases(t);
       for (const route of routes) {
         assert.ok(bases[route.path], `no valid parameters for ${route.path}: add them to validBases`);
-        if (["/api/delete-location", "/api/delete-campaign", "/api/delete-controller"].includes(route.path)) continue;
+        if (["/api/delete-location", "/api/delete-campaign", "/api/delete-controller", "/api/delete-webhook", "/api/erase-social-user"].includes(route.path)) continue;
         const res = await t.app.inject({ method: route.method, url: `${route.path}?${new URLSearchParams(strings(bases[route.path]()))}`, headers: { identifier: t.identifier } });
         assert.equal(res.statusCode, 200, `${route.method} ${route.path}: ${res.body.slice(0, 300)}`);
       }

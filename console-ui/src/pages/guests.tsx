@@ -1,8 +1,8 @@
 /** Guests: search by name, e-mail, phone or MAC, a profile with login history, and the CSV export. */
 import { useState } from "preact/hooks";
-import { get } from "../api";
-import { type Location, daysAgo, formatBytes, formatDuration, today } from "../state";
-import { Link, Loading, Notice, Table, useLoad , LocationSelect } from "../ui";
+import { get, post } from "../api";
+import { type Location, daysAgo, formatBytes, formatDuration, navigate, today } from "../state";
+import { ConfirmButton, Link, LocationSelect, Loading, Notice, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
 
 interface GuestEntry {
@@ -30,7 +30,7 @@ interface GuestDetail {
 
 export function GuestsPage(props: PageProps) {
   const m = /^\/console\/guests\/(\d+)/.exec(props.path);
-  if (m) return <GuestProfile id={Number(m[1])} />;
+  if (m) return <GuestProfile id={Number(m[1])} readonly={props.session.user.readonly} />;
   return <GuestList />;
 }
 
@@ -127,7 +127,7 @@ function Export() {
   );
 }
 
-function GuestProfile(props: { id: number }) {
+function GuestProfile(props: { id: number; readonly: boolean }) {
   const g = useLoad(() => get<{ data: GuestDetail }>("/console/api/guest", { id: props.id }), [props.id]);
   if (!g.data) return g.error ? <Notice kind="error">{g.error}</Notice> : <Loading />;
   const { guest, macs, logins } = g.data.data;
@@ -158,6 +158,26 @@ function GuestProfile(props: { id: number }) {
         rows={logins.map((l) => [l.logged_at, l.location_name ?? "—", l.login_type, l.client_mac, [l.device_type, l.os_name, l.browser_name].filter(Boolean).join(", ")])}
         empty="No login."
       />
+      <section aria-labelledby="rights-h">
+        <h2 id="rights-h">Data-subject rights</h2>
+        <p>Everything held about this guest, as JSON (right of access); or erase their personal data everywhere (right to erasure: analytics totals stay).</p>
+        <div class="toolbar">
+          <a class="button" href={`/api/export-social-user?${new URLSearchParams({ user_id: String(guest.id) })}`} download={`guest-${guest.id}.json`}>
+            Export data
+          </a>
+          {!props.readonly && (
+            <ConfirmButton
+              label="Erase guest"
+              danger
+              question={`Erase all personal data of ${guest.full_name || guest.email || `guest ${guest.id}`}? This cannot be undone.`}
+              onConfirm={async () => {
+                await post("/api/erase-social-user", { user_id: guest.id });
+                navigate("/console/guests");
+              }}
+            />
+          )}
+        </div>
+      </section>
     </>
   );
 }

@@ -9,6 +9,7 @@ import { NAMED_STATEMENT } from "../../db/postgres-pool.js";
 import type { PortalCredentialsTable } from "../../db/schema.js";
 import { counterShard, dialectOf, increment } from "../../db/dialect.js";
 import { toDbDatetime } from "../../db/time.js";
+import { enqueueEvent, enqueueEventCte, mayHaveWebhooks } from "../webhooks/webhook-events.js";
 import { localDay, localDayHour } from "./local-day.js";
 import type { LoginType } from "./login-types.js";
 import { parseUserAgent } from "./user-agent.js";
@@ -45,6 +46,35 @@ export interface LoginInput {
    * login: one commit, and a login that answered always has its credential.
    */
   credential?: Omit<Insertable<PortalCredentialsTable>, "guest_id">;
+  /**
+   * HOOK for the consent step: true only when this login recorded the guest's marketing opt-in.
+   * Until then (undefined) the guest counts as not opted in, and guest.login webhooks carry ids only.
+   */
+  marketingOptIn?: boolean;
+}
+
+/**
+ * The guest.login event's data, without the guest and login ids (added where they are known).
+ * Personal fields only for a login with a marketing opt-in (docs/guest-data.md).
+ */
+export function loginEventData(input: LoginInput, profile: GuestProfileInput, at: Date): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    location_id: input.locationId,
+    campaign_id: input.campaignId,
+    device_id: input.deviceId,
+    login_type: input.loginType,
+    logged_at: toDbDatetime(at),
+    marketing_opt_in: input.marketingOptIn === true,
+  };
+  if (input.marketingOptIn === true) {
+    Object.assign(data, {
+      email: profile.email ?? "",
+      full_name: profile.full_name ?? "",
+      phone_number: profile.phone_number ?? "",
+      client_mac: input.clientMac,
+    });
+  }
+  return data;
 }
 
 const PROFILE_LIMITS: Record<keyof GuestProfileInput, number> = {
@@ -83,8 +113,8 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
   const agent = parseUserAgent(input.userAgent);
   const identity = input.identity.trim().toLowerCase().slice(0, 255);
 
-  const row: LoginRow = { input, now, day, hour, profile, agent, identity };
-  if (dialectOf(db) === "postgres") return recordLoginInOneStatement(db, row);
+  const row: LoginRow = { input, at, now, day, hour, profile, agent, identity };
+  if (dialectOf(db) === "postgres") return recordLoginInOneStatement(db, row, await mayHaveWebhooks(db, input.accountId));
 
   return inTransaction(db, async (trx) => {
     const guest = await trx
@@ -157,12 +187,14 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
 
     await countVisit(trx, input.locationId, day, guest.id);
     if (input.credential) await trx.insertInto("portal_credentials").values({ ...input.credential, guest_id: guest.id }).execute();
+    await enqueueEvent(trx, input.accountId, "guest.login", { guest_id: guest.id, login_id: login.id, ...loginEventData(input, profile, at) }, input.locationId, at);
     return { guestId: guest.id, loginId: login.id };
   });
 }
 
 interface LoginRow {
   input: LoginInput;
+  at: Date;
   now: string;
   day: string;
   hour: number;
@@ -174,10 +206,11 @@ interface LoginRow {
 /**
  * PostgreSQL: the whole login as one statement of data-modifying CTEs, atomic by itself (or part
  * of the caller's transaction): one round trip instead of ten, and the counter rows (sharded by
- * connection) are locked only for the end of one statement and its commit.
+ * connection) are locked only for the end of one statement and its commit. `webhooks`: the account
+ * may have a webhook (a cached flag), so the statement queues guest.login in the outbox too.
  */
-async function recordLoginInOneStatement(db: DB, r: LoginRow): Promise<{ guestId: number; loginId: number }> {
-  const { input, now, day, hour, profile, agent, identity } = r;
+async function recordLoginInOneStatement(db: DB, r: LoginRow, webhooks: boolean): Promise<{ guestId: number; loginId: number }> {
+  const { input, at, now, day, hour, profile, agent, identity } = r;
   const shard = counterShard(db);
   const profileCols = Object.keys(profile) as (keyof GuestProfileInput)[];
   const guestCols = ["account_id", "social_network", "network_user_id", ...profileCols, "created_at", "updated_at"];
@@ -230,7 +263,7 @@ async function recordLoginInOneStatement(db: DB, r: LoginRow): Promise<{ guestId
       insert into daily_visits (location_id, day, shard, count)
       select ${loc}, ${dayText}, ${shard}, 1 from dv
       on conflict (location_id, day, shard) do update set count = daily_visits.count + 1
-    )${credentialInsert(input.credential)}
+    )${credentialInsert(input.credential)}${webhooks ? enqueueEventCte(input.accountId, "guest.login", loginEventData(input, profile, at), { guest_id: sql`g.id`, login_id: sql`l.id` }, ["g", "l"], input.locationId, at) : sql``}
     select g.id as guest_id, l.id as login_id from g, l`.execute(db);
   const out = result.rows[0];
   if (!out) throw new Error("recording a login returned no row");

@@ -9,6 +9,6 @@ export const GUEST_RANK = 40;
 /** A guest of the caller's account. */
 export const ownedGuest = refsOf<Ctx, GuestRow>({
   rank: GUEST_RANK,
-  find: ({ ctx, caller }, ids) => ctx.repos.guests.findOwned(ctx.db, caller.accountId, ids),
+  find: ({ ctx, caller, lock }, ids) => ctx.repos.guests.findOwned(ctx.db, caller.accountId, ids, lock),
   idOf: (row) => row.id,
 });

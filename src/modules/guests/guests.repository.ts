@@ -2,6 +2,7 @@ import { type Selectable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { dialectOf } from "../../db/dialect.js";
 import type { GuestsTable, LoginsTable } from "../../db/schema.js";
+import { type RowLock, withRowLock } from "../../db/transaction.js";
 
 export type GuestRow = Selectable<GuestsTable>;
 
@@ -170,9 +171,14 @@ export function createGuestRepository() {
     },
 
     /** The account's guests among `ids`. */
-    async findOwned(db: DB, accountId: number, ids: number[]): Promise<GuestRow[]> {
+    async findOwned(db: DB, accountId: number, ids: number[], lock?: RowLock): Promise<GuestRow[]> {
       if (ids.length === 0) return [];
-      return db.selectFrom("guests").selectAll().where("account_id", "=", accountId).where("id", "in", ids).execute();
+      return withRowLock(db, db.selectFrom("guests").selectAll().where("account_id", "=", accountId).where("id", "in", ids), lock).execute();
+    },
+
+    /** The guests, their rows locked until the transaction ends (erasure). */
+    async findOwnedForUpdate(db: DB, accountId: number, ids: number[]): Promise<GuestRow[]> {
+      return this.findOwned(db, accountId, ids, "update");
     },
 
     /** Number of logins and the latest login of each guest (covered by the logins_guest index). */

@@ -3,6 +3,7 @@ import { readableCampaign } from "../campaigns/campaigns.refs.js";
 import type { Ctx } from "../context.js";
 import { ownedLocation } from "../locations/locations.refs.js";
 import { openGuestExport } from "./guest-export.service.js";
+import * as rights from "./guest-rights.service.js";
 import { ownedGuest } from "./guests.refs.js";
 import * as S from "./guests.schemas.js";
 import * as guests from "./guests.service.js";
@@ -85,5 +86,62 @@ export function guestRoutes(api: ApiRouter<Ctx>): void {
     refs: { user_ids: ownedGuest.list(S.MAX_GUEST_IDS) },
     response: S.SocialUserProfileResponse,
     handler: async ({ ctx }, _p, r) => ok({ data: await guests.socialUserProfiles(ctx, r.user_ids) }),
+  });
+
+  api.route({
+    method: "GET",
+    url: "/api/export-social-user",
+    summary: "Everything held about one guest, as JSON (the right of access)",
+    description:
+      "The guest record, every login, MAC, visit, RADIUS session (its own, and its MACs' on the account's devices), " +
+      "usage, one-time credential (without passwords), text-message code (without codes) and controller grant.",
+    tags,
+    access: "read",
+    params: S.GuestIdParams,
+    refs: { user_id: ownedGuest.one() },
+    response: S.GuestExportResponse,
+    handler: async ({ ctx, reply }, _p, r) => {
+      reply.header("cache-control", "no-store");
+      return ok({ data: await rights.exportGuest(ctx, r.user_id) });
+    },
+  });
+
+  api.route({
+    method: "POST",
+    url: "/api/erase-social-user",
+    summary: "Erase a guest's personal data everywhere (the right to erasure); analytics totals stay",
+    description:
+      "Deletes the profile, identity, MACs, user agents, one-time credentials, text-message codes and grants; logins, " +
+      "visits, usage and RADIUS sessions are kept only as anonymous counts under a new id that nothing links to the " +
+      "guest. Queues guest.erased for the account's webhooks. The user_id no longer exists afterwards.",
+    tags,
+    access: "write",
+    params: S.GuestIdParams,
+    refs: { user_id: ownedGuest.one("update") },
+    response: S.GuestEraseResponse,
+    handler: async ({ ctx }, _p, r) => {
+      await rights.eraseGuest(ctx, r.user_id);
+      return ok({ message: "Guest has been successfully erased." });
+    },
+  });
+
+  api.route({
+    method: "POST",
+    url: "/api/set-account-retention",
+    summary: "Erase guests automatically when not seen for retention_days (0: off)",
+    description:
+      "The account owner only. A job inside the service (one instance at a time) erases, as erase-social-user does, " +
+      "every guest with no login and no RADIUS session for that many days; it runs every RETENTION_INTERVAL_MS (an hour).",
+    tags,
+    access: "parent",
+    params: S.RetentionParams,
+    response: S.RetentionResponse,
+    handler: async ({ ctx, caller }, p) => {
+      await rights.setRetention(ctx, caller.accountId, p.retention_days);
+      return ok({
+        message: p.retention_days === 0 ? "Retention has been turned off." : "Retention has been successfully set.",
+        retention_days: p.retention_days,
+      });
+    },
   });
 }

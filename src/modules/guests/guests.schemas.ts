@@ -118,3 +118,44 @@ export const SocialUserProfile = Type.Object({
 });
 
 export const SocialUserProfileResponse = Type.Object({ status: Success, data: Type.Array(SocialUserProfile) });
+
+export const GuestIdParams = Type.Object({
+  identifier: F.identifier(),
+  user_id: F.id("The guest's social_user_id."),
+});
+
+const Rows = (description: string) => Type.Array(Type.Record(Type.String(), Type.Unknown()), { description });
+
+export const GuestExportResponse = Type.Object({
+  status: Success,
+  data: Type.Object({
+    guest: Type.Record(Type.String(), Type.Unknown(), { description: "The guest record: identity, profile fields, RADIUS totals." }),
+    macs: Type.Array(Type.String(), { description: "Every client MAC the guest was seen with." }),
+    logins: Rows("Every login: where, when, through which campaign, device and browser."),
+    locations: Rows("First login at each location."),
+    mac_addresses: Rows("MACs remembered for returning guests."),
+    radius_sessions: Rows("RADIUS sessions of the guest or of its MACs on the account's devices."),
+    daily_usage: Rows("Octets per location and local day."),
+    visits: Rows("Days the guest was seen at each location."),
+    portal_credentials: Rows("One-time RADIUS credentials issued at login (passwords left out)."),
+    sms_codes: Rows("Text-message codes sent to the guest's phone (codes left out)."),
+    portal_grants: Rows("Access granted to the guest's MACs through a controller or grant URL."),
+  }),
+});
+
+export const GuestEraseResponse = Type.Object({ status: Success, message: Type.String() });
+
+/** Retention: at most ten years. */
+export const MAX_RETENTION_DAYS = 3650;
+
+export const RetentionParams = Type.Object({
+  identifier: F.identifier(),
+  retention_days: Type.Integer({
+    minimum: 0,
+    maximum: MAX_RETENTION_DAYS,
+    description: `Guests not seen (no login, no RADIUS session) for this many days are erased automatically; 0 turns it off (the default). At most ${MAX_RETENTION_DAYS}.`,
+    "x-error": "invalid",
+  }),
+});
+
+export const RetentionResponse = Type.Object({ status: Success, message: Type.String(), retention_days: Type.Integer() });

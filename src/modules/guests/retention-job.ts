@@ -1,0 +1,44 @@
+/**
+ * The retention job inside the service: every `intervalMs`, erases the guests of accounts with a
+ * retention period who were not seen for it (runRetention: idempotent, one instance at a time on
+ * PostgreSQL). Failures (the database away) are logged and tried again at the next interval.
+ */
+import type { Ctx } from "../context.js";
+import { runRetention } from "./guest-rights.service.js";
+
+interface Log {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface RetentionJob {
+  stop(): Promise<void>;
+}
+
+export function startRetentionJob(ctx: Ctx, intervalMs: number, log: Log): RetentionJob {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  const run = () => {
+    if (stopped || running) return;
+    running = runRetention(ctx)
+      .then((n) => {
+        if (n > 0) log.info({ erased: n }, "retention: guests erased");
+      })
+      .catch((err) => log.warn({ err }, "retention job failed; trying again at the next interval"))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const first = setTimeout(run, Math.min(intervalMs, 10_000));
+  const timer = setInterval(run, intervalMs);
+  first.unref?.();
+  timer.unref?.();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * Sends the outbox (webhook_deliveries): at least once, in order per webhook, signed the Standard
+ * Webhooks way, retried with exponential backoff until `retryForMs` after the event, then failed.
+ *
+ * - Order: only the oldest pending delivery of a webhook is ever sent; the next waits until it is
+ *   delivered or failed.
+ * - Several instances: a delivery is taken with a lease (a conditional UPDATE only one instance
+ *   wins) for the attempt's timeout and a margin; an instance killed mid-attempt leaves a lease that
+ *   runs out, and another (or the restarted one) sends it again with the same webhook-id.
+ * - Nothing is lost: the outbox row was committed with the change; it leaves "pending" only when
+ *   an answer was recorded.
+ */
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
+import type { Config } from "../../config.js";
+import type { DB } from "../../db/database.js";
+import { addressRefusal, guardedLookup } from "./webhook-target.js";
+import { signedHeaders } from "./webhook-signature.js";
+import { type DueDelivery, type WebhookRepository, createWebhookRepository } from "./webhooks.repository.js";
+import { messageId } from "./webhooks.service.js";
+
+type WebhookConfig = Config["webhooks"];
+
+interface Log {
+  warn(obj: object, msg?: string): void;
+}
+
+/** Backoff before attempt n+1 after n failed attempts: base * 2^(n-1), at most an hour, plus up to 10% jitter. */
+export function backoffMs(cfg: WebhookConfig, failedAttempts: number): number {
+  const d = Math.min(cfg.retryBaseMs * 2 ** Math.max(0, failedAttempts - 1), 3_600_000);
+  return Math.round(d * (1 + Math.random() * 0.1));
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** One POST, bounded by the timeout; the answer's body is read and dropped. Redirects are not followed. */
+export function postWebhook(cfg: WebhookConfig, url: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return resolve({ statusCode: null, error: "invalid url" });
+    }
+    const host = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
+    if (isIP(host)) {
+      const why = addressRefusal(host, cfg.allowPrivate);
+      if (why) return resolve({ statusCode: null, error: `refused: ${why}`.slice(0, 255) });
+    }
+    const send = u.protocol === "https:" ? httpsRequest : httpRequest;
+    let settled = false;
+    const done = (o: Outcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(o);
+    };
+    const req = send(
+      u,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "guestwifi-webhooks", "content-length": Buffer.byteLength(body), ...headers },
+        lookup: guardedLookup(cfg.allowPrivate) as never,
+        timeout: cfg.timeoutMs,
+      },
+      (res) => {
+        res.on("data", () => {});
+        res.on("end", () => done({ statusCode: res.statusCode ?? null, error: null }));
+        res.on("error", (err) => done({ statusCode: res.statusCode ?? null, error: err.message.slice(0, 255) }));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`timed out after ${cfg.timeoutMs} ms`));
+    }, cfg.timeoutMs);
+    req.on("timeout", () => req.destroy(new Error(`timed out after ${cfg.timeoutMs} ms`)));
+    req.on("error", (err) => done({ statusCode: null, error: err.message.slice(0, 255) }));
+    req.on("close", () => clearTimeout(timer));
+    req.end(body);
+  });
+}
+
+export interface WebhookWorker {
+  /** Look at the outbox now (after a write that queued something, or in tests). */
+  kick(): void;
+  /** Stops taking deliveries and waits for the attempts under way. */
+  stop(): Promise<void>;
+}
+
+const BATCH = 32;
+
+export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: Log, repo: WebhookRepository = createWebhookRepository()): WebhookWorker {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const inFlight = new Set<number>();
+
+  async function attempt(d: DueDelivery): Promise<void> {
+    const start = Date.now();
+    const leaseUntil = start + cfg.timeoutMs + 5_000;
+    if (!(await repo.claim(db, d.id, start, leaseUntil))) return;
+    const id = messageId(d.id);
+    const out = await postWebhook(cfg, d.url, signedHeaders(d.secret, id, d.payload, new Date(start)), d.payload);
+    const end = Date.now();
+    const ok = out.statusCode !== null && out.statusCode >= 200 && out.statusCode < 300;
+    const error = ok ? null : (out.error ?? `HTTP ${out.statusCode}`);
+    const failedAttempts = d.attempts + 1;
+    const giveUpAt = Number(d.created_ms) + cfg.retryForMs;
+    const next = ok
+      ? { status: "delivered" as const }
+      : end >= giveUpAt
+        ? { status: "failed" as const }
+        : { status: "pending" as const, nextAttemptMs: Math.min(end + backoffMs(cfg, failedAttempts), giveUpAt) };
+    await repo.finishAttempt(db, d.id, leaseUntil, { attempted_ms: start, duration_ms: end - start, status_code: out.statusCode, error }, next);
+  }
+
+  async function pass(): Promise<number> {
+    const due = (await repo.dueHeads(db, Date.now(), BATCH)).filter((d) => !inFlight.has(d.webhook_id));
+    await Promise.all(
+      due.map(async (d) => {
+        inFlight.add(d.webhook_id);
+        try {
+          await attempt(d);
+        } catch (err) {
+          log.warn({ err, delivery: d.id }, "webhook delivery attempt failed to record");
+        } finally {
+          inFlight.delete(d.webhook_id);
+        }
+      }),
+    );
+    return due.length;
+  }
+
+  function schedule(ms: number): void {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref?.();
+  }
+
+  function tick(): void {
+    if (running || stopped) return;
+    running = pass()
+      .then((n) => schedule(n > 0 ? 0 : cfg.pollMs))
+      .catch((err) => {
+        log.warn({ err }, "webhook outbox unavailable");
+        schedule(cfg.pollMs);
+      })
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  schedule(0);
+  return {
+    kick() {
+      if (!running) schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

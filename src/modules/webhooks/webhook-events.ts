@@ -1,0 +1,123 @@
+/**
+ * What other code calls to announce an event to an account's webhooks: `enqueueEvent` writes one
+ * outbox row (webhook_deliveries) per subscribed webhook, in the caller's transaction, so an event
+ * exists exactly when the change that caused it committed. The delivery worker
+ * (webhook-delivery.ts) sends them.
+ *
+ * Marketing: `guest.login` is the marketing event. Its personal fields (e-mail, name, phone, MAC)
+ * are sent only for a login with a recorded marketing opt-in (`loginEventData`); other logins are
+ * sent with ids only. session.start, session.stop and guest.erased carry ids and counters only.
+ */
+import { type RawBuilder, sql } from "kysely";
+import type { DB } from "../../db/database.js";
+import { dialectOf } from "../../db/dialect.js";
+import { ReadCache } from "../../db/read-cache.js";
+
+export const WEBHOOK_EVENTS = ["guest.login", "session.start", "session.stop", "guest.erased"] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Events that carry personal data for marketing: sent with personal fields only for guests who opted in. */
+export const MARKETING_EVENTS: ReadonlySet<WebhookEvent> = new Set(["guest.login"]);
+
+/**
+ * Whether an account has any live webhook, per database (the map inside is keyed by the database,
+ * so two apps share nothing). On PostgreSQL webhooks is announced like a catalogue table, so every
+ * instance drops this when any writes a webhook; inside a transaction nothing is cached.
+ */
+const subscribed = new ReadCache<number, boolean>(100_000, true);
+
+/**
+ * Cached under `root` (the app's database); a miss is read through `via` (the caller's transaction
+ * when it holds one: a second connection while holding one could exhaust the pool).
+ */
+async function accountHasWebhooks(root: DB, via: DB, accountId: number): Promise<boolean> {
+  const cached = subscribed.get(root, accountId);
+  if (cached !== undefined) return cached;
+  const found = await subscribed.load(root, accountId, async () => {
+    const row = await via.selectFrom("webhooks").select("id").where("account_id", "=", accountId).where("deleted", "=", 0).limit(1).executeTakeFirst();
+    return row !== undefined;
+  });
+  return found ?? false;
+}
+
+/**
+ * PostgreSQL logins: whether the one-statement login needs its webhook CTE. On SQLite (where every
+ * write empties caches) the insert runs every time: it finds no webhook at the cost of one index probe.
+ * `via`: the transaction the caller holds, if any (the look-up then runs in it).
+ */
+export async function mayHaveWebhooks(db: DB, accountId: number, via: DB = db): Promise<boolean> {
+  if (dialectOf(db) !== "postgres") return true;
+  return accountHasWebhooks(db, via, accountId);
+}
+
+export function envelope(type: WebhookEvent, at: Date, data: Record<string, unknown>): string {
+  return JSON.stringify({ type, timestamp: at.toISOString(), data });
+}
+
+function subscribedFilter(type: WebhookEvent, locationId: number | null | undefined) {
+  const byLocation = locationId == null ? sql`true` : sql`(w.location_ids = '' or w.location_ids like ${`%,${locationId},%`})`;
+  return sql`w.deleted = 0 and w.events like ${`%,${type},%`} and ${byLocation}`;
+}
+
+/**
+ * Queues `type` for every webhook of the account that subscribes to it (and, when `locationId` is
+ * given, to that location: an event without one, such as guest.erased, goes to every subscriber).
+ * Runs in the caller's transaction (pass the transaction as `db`).
+ */
+export async function enqueueEvent(
+  db: DB,
+  accountId: number,
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+  locationId?: number | null,
+  at: Date = new Date(),
+): Promise<number> {
+  // The outbox's clock is the wall clock (retries count from when the event was queued); `at` is the event's time.
+  const nowMs = Date.now();
+  const result = await sql`insert into webhook_deliveries (webhook_id, account_id, event_type, payload, created_ms, next_attempt_ms)
+    select w.id, w.account_id, ${type}, ${envelope(type, at, data)}, ${nowMs}, ${nowMs}
+    from webhooks w where w.account_id = ${accountId} and ${subscribedFilter(type, locationId)}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * The same for a PostgreSQL statement of CTEs: a CTE named `wh` that queues `type` with `data`
+ * merged with `ids` (SQL expressions of the statement, such as `g.id`) from `from` (its CTE names).
+ */
+export function enqueueEventCte(
+  accountId: number,
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+  ids: Record<string, RawBuilder<unknown>>,
+  from: string[],
+  locationId: number | null,
+  at: Date,
+): RawBuilder<unknown> {
+  const nowMs = Date.now();
+  const idPairs = Object.entries(ids).flatMap(([k, v]) => [sql`${k}::text`, v]);
+  const payload = sql`jsonb_build_object('type', ${type}::text, 'timestamp', ${at.toISOString()}::text,
+    'data', ${JSON.stringify(data)}::jsonb || jsonb_build_object(${sql.join(idPairs)}))::text`;
+  return sql`, wh as (
+      insert into webhook_deliveries (webhook_id, account_id, event_type, payload, created_ms, next_attempt_ms)
+      select w.id, w.account_id, ${type}::varchar, ${payload}, ${nowMs}::bigint, ${nowMs}::bigint
+      from webhooks w, ${sql.join(from.map((f) => sql.id(f)))}
+      where w.account_id = ${accountId}::integer and ${subscribedFilter(type, locationId)}
+    )`;
+}
+
+/**
+ * enqueueEvent in the transaction `trx`, skipped without a query when `root` (the app's database,
+ * whose cache survives between transactions) knows the account has no webhook.
+ */
+export async function enqueueEventIfSubscribed(
+  root: DB,
+  trx: DB,
+  accountId: number,
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+  locationId?: number | null,
+  at: Date = new Date(),
+): Promise<void> {
+  if (!(await mayHaveWebhooks(root, accountId, trx))) return;
+  await enqueueEvent(trx, accountId, type, data, locationId, at);
+}

@@ -1,0 +1,342 @@
+/**
+ * Webhooks: the API (SSRF rules, bad input, isolation, read-only sub-users, the secret shown once)
+ * and delivery to a real local HTTP receiver that fails, then times out, then succeeds: Standard
+ * Webhooks signatures, order per webhook, retries with backoff, failure after the retry period,
+ * and two workers on one database sending each delivery once.
+ */
+import assert from "node:assert/strict";
+import { type IncomingMessage, type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { loadConfig } from "../../../src/config.js";
+import { type WebhookWorker, startWebhookWorker } from "../../../src/modules/webhooks/webhook-delivery.js";
+import { addressKind } from "../../../src/modules/webhooks/webhook-target.js";
+import { verifySignature } from "../../../src/modules/webhooks/webhook-signature.js";
+import { type TestApp, createTestApp } from "../../helpers/app.js";
+import { DIALECTS } from "../../helpers/db.js";
+import { makeSubUser } from "../../helpers/sub-users.js";
+import { createLocation, login } from "../guests/guests-fixtures.js";
+
+interface Received {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  at: number;
+}
+
+/** A receiver whose answer to the n-th request (from 1) is decided by `behave`: a status, or "hang". */
+async function receiver(behave: (n: number, body: string) => number | "hang"): Promise<{ url: string; got: Received[]; close(): Promise<void> }> {
+  const got: Received[] = [];
+  let n = 0;
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      got.push({
+        id: String(req.headers["webhook-id"]),
+        timestamp: String(req.headers["webhook-timestamp"]),
+        signature: String(req.headers["webhook-signature"]),
+        body,
+        at: Date.now(),
+      });
+      const what = behave(++n, body);
+      if (what === "hang") return; // never answers: the sender's timeout
+      res.writeHead(what).end("ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    got,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const silent = { warn: () => {} };
+
+async function waitFor(what: string, cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`webhooks API (${dialect})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect);
+    });
+    after(async () => t?.close());
+
+    it("classifies addresses", () => {
+      for (const [ip, kind] of [
+        ["93.184.215.14", "public"],
+        ["127.0.0.1", "private"],
+        ["10.2.3.4", "private"],
+        ["172.20.0.1", "private"],
+        ["192.168.1.1", "private"],
+        ["169.254.169.254", "forbidden"],
+        ["0.0.0.0", "forbidden"],
+        ["::1", "private"],
+        ["fe80::1", "forbidden"],
+        ["fd00:ec2::254", "forbidden"],
+        ["fc00::5", "private"],
+        ["::ffff:169.254.169.254", "forbidden"],
+        ["::ffff:127.0.0.1", "private"],
+        ["2606:4700::1111", "public"],
+      ] as const) {
+        assert.equal(addressKind(ip), kind, ip);
+      }
+    });
+
+    it("creates, lists (no secret), updates and deletes; refuses bad input, private and link-local targets", async () => {
+      const loc = await createLocation(t, "Europe/Paris");
+      const created = await t.call("POST", "create-or-update-webhook", { url: "https://93.184.215.14/h", events: "guest.login, session.stop", location_ids: String(loc) });
+      assert.equal(created.statusCode, 200, JSON.stringify(created.body));
+      assert.match(created.body.secret, /^whsec_[A-Za-z0-9+/=]{32}$/);
+      assert.deepEqual(created.body.data.events, ["guest.login", "session.stop"]);
+      assert.deepEqual(created.body.data.location_ids, [loc]);
+      const id = created.body.webhook_id;
+      const list = await t.call("GET", "webhook-list");
+      assert.equal(list.body.data.length, 1);
+      assert.equal(JSON.stringify(list.body).includes("whsec_"), false, "the secret is shown once only");
+      const updated = await t.call("POST", "create-or-update-webhook", { webhook_id: id, url: "https://93.184.215.14/h2", events: "guest.erased" });
+      assert.equal(updated.statusCode, 200);
+      assert.equal(updated.body.secret, undefined);
+      assert.deepEqual(updated.body.data.location_ids, []);
+
+      const count = async () => Number((await t.db.selectFrom("webhooks").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      const before = await count();
+      for (const [params, param] of [
+        [{ url: "http://127.0.0.1:9/h", events: "guest.login" }, "url"],
+        [{ url: "http://10.0.0.8/h", events: "guest.login" }, "url"],
+        [{ url: "http://169.254.169.254/latest/meta-data", events: "guest.login" }, "url"],
+        [{ url: "http://[fe80::1]/h", events: "guest.login" }, "url"],
+        [{ url: "http://localhost/h", events: "guest.login" }, "url"],
+        [{ url: "ftp://93.184.215.14/h", events: "guest.login" }, "url"],
+        [{ url: "https://user:pw@93.184.215.14/h", events: "guest.login" }, "url"],
+        [{ url: "not a url", events: "guest.login" }, "url"],
+        [{ url: "https://93.184.215.14/h", events: "guest.logout" }, "events"],
+        [{ url: "https://93.184.215.14/h", events: "," }, "events"],
+        [{ url: "https://93.184.215.14/h", events: "guest.login", location_ids: "999999" }, "location_ids"],
+      ] as const) {
+        const res = await t.call("POST", "create-or-update-webhook", params);
+        assert.equal(res.statusCode, 400, JSON.stringify(params));
+        assert.equal(res.body.status, "error");
+        assert.ok(res.body.message[param], `${JSON.stringify(params)}: ${JSON.stringify(res.body)}`);
+      }
+      assert.equal(await count(), before, "refused calls write nothing");
+      const meta = await t.call("POST", "create-or-update-webhook", { url: "http://169.254.169.254/", events: "guest.login" });
+      assert.match(meta.body.message.url[0], /link-local/);
+
+      // Another account sees nothing of it; a read-only sub-user reads but cannot write.
+      const other = await t.newAccount();
+      for (const [m, path, p] of [
+        ["POST", "delete-webhook", { webhook_id: id }],
+        ["GET", "webhook-delivery-list", { webhook_id: id }],
+        ["POST", "create-or-update-webhook", { webhook_id: id, url: "https://93.184.215.14/x", events: "guest.login" }],
+      ] as const) {
+        const res = await t.call(m, path, p, { identifier: other.identifier });
+        assert.deepEqual(res.body, { status: "error", message: { webhook_id: ["The selected webhook_id is invalid."] } }, path);
+      }
+      assert.deepEqual((await t.call("GET", "webhook-list", {}, { identifier: other.identifier })).body.data, []);
+      const ro = await makeSubUser(t, { readonly: true });
+      assert.equal((await t.call("GET", "webhook-list", {}, { identifier: ro.identifier })).statusCode, 200);
+      assert.notEqual((await t.call("POST", "delete-webhook", { webhook_id: id }, { identifier: ro.identifier })).statusCode, 200);
+      assert.notEqual((await t.call("POST", "create-or-update-webhook", { url: "https://93.184.215.14/h", events: "guest.login" }, { identifier: ro.identifier })).statusCode, 200);
+
+      const del = await t.call("POST", "delete-webhook", { webhook_id: id });
+      assert.equal(del.statusCode, 200);
+      assert.equal((await t.call("POST", "delete-webhook", { webhook_id: id })).statusCode, 400);
+      assert.deepEqual((await t.call("GET", "webhook-list")).body.data, []);
+    });
+  });
+
+  describe(`guest.login and the marketing opt-in (${dialect})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect);
+    });
+    after(async () => t?.close());
+
+    it("sends personal fields only for a login with a recorded opt-in; nothing is queued without a webhook", async () => {
+      const loc = await createLocation(t, "Europe/Paris");
+      const base = { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-04T10:00:00Z", clientMac: "02:00:00:00:0B:01" };
+      await login(t, { ...base, identity: "before@example.com", profile: { email: "before@example.com" } });
+      assert.equal((await t.db.selectFrom("webhook_deliveries").selectAll().execute()).length, 0, "no webhook: nothing queued");
+      const hook = await t.call("POST", "create-or-update-webhook", { url: "https://93.184.215.14/m", events: "guest.login" });
+      assert.equal(hook.statusCode, 200);
+      const { recordLogin } = await import("../../../src/modules/guests/guest-activity.service.js");
+      const common = { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", campaignId: 1, deviceId: null, loginType: "Cuser" as const, clientMac: "02:00:00:00:0B:02", userAgent: "test" };
+      const yes = await recordLogin(t.db, { ...common, identity: "yes@example.com", profile: { email: "yes@example.com", full_name: "Yes Person" }, marketingOptIn: true });
+      const no = await recordLogin(t.db, { ...common, identity: "no@example.com", profile: { email: "no@example.com", full_name: "No Person" }, marketingOptIn: false });
+      const rows = await t.db.selectFrom("webhook_deliveries").select("payload").orderBy("id").execute();
+      assert.equal(rows.length, 2);
+      const [a, b] = rows.map((r) => JSON.parse(r.payload).data);
+      assert.equal(a.guest_id, yes.guestId);
+      assert.equal(a.login_id, yes.loginId);
+      assert.equal(a.marketing_opt_in, true);
+      assert.equal(a.email, "yes@example.com");
+      assert.equal(a.full_name, "Yes Person");
+      assert.equal(a.client_mac, "02:00:00:00:0B:02");
+      assert.equal(b.guest_id, no.guestId);
+      assert.equal(b.marketing_opt_in, false);
+      assert.equal(rows[1]!.payload.includes("no@example.com"), false);
+      assert.equal(rows[1]!.payload.includes("No Person"), false);
+      assert.equal(rows[1]!.payload.includes("0B:02"), false);
+    });
+  });
+
+  describe(`webhook delivery (${dialect})`, () => {
+    let t: TestApp;
+    let loc: number;
+    let otherLoc: number;
+    const workers: WebhookWorker[] = [];
+    before(async () => {
+      t = await createTestApp(dialect, { WEBHOOK_ALLOW_PRIVATE: "true" });
+      loc = await createLocation(t, "Europe/Paris", "Here");
+      otherLoc = await createLocation(t, "Europe/Paris", "Elsewhere");
+    });
+    after(async () => {
+      for (const w of workers) await w.stop();
+      await t?.close();
+    });
+    const cfg = (env: Record<string, string> = {}) =>
+      loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "300", WEBHOOK_RETRY_BASE_MS: "50", WEBHOOK_POLL_MS: "20", ...env }).webhooks;
+    const deliveries = async (webhookId: number) => {
+      const res = await t.call("GET", "webhook-delivery-list", { webhook_id: webhookId, limit: 100 });
+      assert.equal(res.statusCode, 200, JSON.stringify(res.body));
+      return res.body.data as any[];
+    };
+
+    it("fails, times out, then succeeds: signed, in order, retried with backoff, logged; ids only without opt-in", async () => {
+      const rx = await receiver((n) => (n === 1 ? 500 : n === 2 ? "hang" : 204));
+      try {
+        const hook = await t.call("POST", "create-or-update-webhook", { url: rx.url, events: "guest.login", location_ids: String(loc) });
+        assert.equal(hook.statusCode, 200, JSON.stringify(hook.body));
+        const secret: string = hook.body.secret;
+        const at = (m: number) => `2026-05-01T10:0${m}:00Z`;
+        const guests: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const g = await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: at(i), identity: `g${i}@example.com`, profile: { email: `g${i}@example.com` }, clientMac: `02:00:00:00:00:0${i}` });
+          guests.push(g.guestId);
+        }
+        // A login at a location the webhook does not follow queues nothing.
+        await login(t, { accountId: t.accountId, locationId: otherLoc, timezone: "Europe/Paris", at: at(5), identity: "elsewhere@example.com" });
+        assert.equal((await deliveries(hook.body.webhook_id)).length, 3);
+
+        workers.push(startWebhookWorker(t.db, cfg(), silent));
+        await waitFor("three deliveries", async () => (await deliveries(hook.body.webhook_id)).every((d) => d.status === "delivered"));
+
+        // Every request is signed with the secret, over its exact body.
+        for (const r of rx.got) assert.ok(verifySignature(secret, r.id, r.timestamp, r.body, r.signature), `signature of ${r.id}`);
+        assert.equal(verifySignature(secret, rx.got[0]!.id, rx.got[0]!.timestamp, `${rx.got[0]!.body} `, rx.got[0]!.signature), false);
+        // The first delivery was tried three times with one webhook-id; nothing after it went out before it succeeded.
+        const ids = rx.got.map((r) => r.id);
+        assert.deepEqual(ids.slice(0, 3), [ids[0], ids[0], ids[0]]);
+        assert.equal(new Set(ids).size, 3);
+        assert.deepEqual(ids.slice(2), [...new Set(ids)], "in order: each message after the previous one succeeded");
+        const bodies = rx.got.slice(2).map((r) => JSON.parse(r.body));
+        assert.deepEqual(
+          bodies.map((b) => b.data.guest_id),
+          guests,
+        );
+        for (const b of bodies) {
+          assert.equal(b.type, "guest.login");
+          assert.equal(b.data.marketing_opt_in, false);
+          assert.equal(b.data.email, undefined, "no personal field without a marketing opt-in");
+          assert.equal(b.data.client_mac, undefined);
+          assert.equal(b.data.location_id, loc);
+        }
+        // Backoff: the retry after the timeout waited at least the doubled base.
+        assert.ok(rx.got[2]!.at - rx.got[1]!.at >= 100 + 300 - 50, `second retry after ${rx.got[2]!.at - rx.got[1]!.at} ms`);
+
+        const log = (await deliveries(hook.body.webhook_id)).reverse();
+        assert.deepEqual(
+          log[0].attempt_log.map((a: any) => a.status_code),
+          [500, null, 204],
+        );
+        assert.match(log[0].attempt_log[1].error, /timed out/);
+        assert.equal(log[0].attempts, 3);
+        assert.equal(log[0].message_id, ids[0]);
+        assert.deepEqual(
+          log.map((d: any) => d.attempts),
+          [3, 1, 1],
+        );
+        // Paging: newest first, before_delivery_id.
+        const page = await t.call("GET", "webhook-delivery-list", { webhook_id: hook.body.webhook_id, limit: 2 });
+        assert.equal(page.body.data.length, 2);
+        const rest = await t.call("GET", "webhook-delivery-list", { webhook_id: hook.body.webhook_id, limit: 2, before_delivery_id: page.body.next_before_delivery_id });
+        assert.equal(rest.body.data.length, 1);
+        assert.equal(rest.body.next_before_delivery_id, 0);
+        await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
+      } finally {
+        await rx.close();
+      }
+    });
+
+    it("marks a delivery failed once it has failed for the whole retry period, then sends the next", async () => {
+      for (const w of workers.splice(0)) await w.stop();
+      const rx = await receiver(() => 503);
+      try {
+        const hook = await t.call("POST", "create-or-update-webhook", { url: rx.url, events: "guest.login" });
+        await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-02T10:00:00Z", identity: "fail@example.com" });
+        await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-02T10:01:00Z", identity: "fail2@example.com" });
+        workers.push(startWebhookWorker(t.db, cfg({ WEBHOOK_RETRY_FOR_MS: "1200", WEBHOOK_RETRY_BASE_MS: "100" }), silent));
+        await waitFor("failed", async () => (await deliveries(hook.body.webhook_id)).every((d) => d.status === "failed"));
+        const [second, first] = await deliveries(hook.body.webhook_id);
+        assert.ok(first.attempts >= 3, `${first.attempts} attempts`);
+        assert.equal(first.last_status_code, 503);
+        assert.equal(first.attempt_log.length, first.attempts);
+        const times = first.attempt_log.map((a: any) => Date.parse(a.attempted_at));
+        const gaps = times.slice(1).map((x: number, i: number) => x - times[i]);
+        // Exponential: each wait (but the last, cut at the end of the retry period) at least about double the one before.
+        for (let i = 1; i < gaps.length - 1; i++) assert.ok(gaps[i] >= gaps[i - 1] * 1.4, `backoff grows: ${gaps}`);
+        assert.ok(Date.parse(first.finished_at) - Date.parse(first.created_at) >= 1200 - 5, "retried for the whole period");
+        // Order: the next delivery was first tried only once the first had failed for good.
+        assert.ok(Date.parse(second.attempt_log[0].attempted_at) >= Date.parse(first.finished_at));
+        await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
+      } finally {
+        await rx.close();
+      }
+    });
+
+    it("two workers on one database send each delivery once", async () => {
+      for (const w of workers.splice(0)) await w.stop();
+      const rx = await receiver(() => 200);
+      try {
+        const hook = await t.call("POST", "create-or-update-webhook", { url: rx.url, events: "guest.login" });
+        const hook2 = await t.call("POST", "create-or-update-webhook", { url: `${rx.url}?second`, events: "guest.login" });
+        const n = 30;
+        for (let i = 0; i < n; i++) {
+          await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-03T10:00:00Z", identity: `many${i}@example.com` });
+        }
+        workers.push(startWebhookWorker(t.db, cfg(), silent), startWebhookWorker(t.db, cfg(), silent));
+        await waitFor("all delivered", async () => rx.got.length >= 2 * n && (await deliveries(hook.body.webhook_id)).every((d) => d.status === "delivered"));
+        await new Promise((r) => setTimeout(r, 200));
+        assert.equal(rx.got.length, 2 * n, "no delivery sent twice");
+        assert.equal(new Set(rx.got.map((r) => r.id)).size, 2 * n);
+        // Per webhook, in order of the events.
+        const seqOf = (r: Received) => Number(r.id.slice(4));
+        for (const h of [hook, hook2]) {
+          const ids = new Set((await deliveries(h.body.webhook_id)).map((d) => d.message_id));
+          assert.equal(ids.size, n);
+          const order = rx.got.filter((r) => ids.has(r.id)).map(seqOf);
+          assert.deepEqual(order, [...order].sort((a, b) => a - b));
+        }
+      } finally {
+        await rx.close();
+      }
+    });
+  });
+}
