@@ -21,6 +21,7 @@ import * as notifyCatalogueChanges from "./migrations/2026-12-13T0000-notify-cat
 import * as hourlyLogins from "./migrations/2026-12-13T0000-hourly-logins.js";
 import * as loginCounterShards from "./migrations/2026-12-13T0000-login-counter-shards.js";
 import * as consoleSessions from "./migrations/2026-12-14T0000-console.js";
+import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vouchers.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -36,6 +37,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-13T0000-login-counter-shards", loginCounterShards],
   ["2026-12-13T0000-notify-catalogue-changes", notifyCatalogueChanges],
   ["2026-12-14T0000-console", consoleSessions],
+  ["2026-12-16T0000-consent-and-vouchers", consentAndVouchers],
 ];
 
 const TABLE = "kysely_migration";

@@ -15,6 +15,7 @@ import { type GuestRepository, createGuestRepository } from "./guests/guests.rep
 import { type LocationRepository, createLocationRepository } from "./locations/locations.repository.js";
 import { type SessionRepository, createSessionRepository } from "./sessions/sessions.repository.js";
 import { type SubUserRepository, createSubUserRepository } from "./subusers/subusers.repository.js";
+import { type VoucherRepository, createVoucherRepository } from "./vouchers/vouchers.repository.js";
 
 export interface Repositories {
   accounts: AccountRepository;
@@ -27,6 +28,7 @@ export interface Repositories {
   locations: LocationRepository;
   sessions: SessionRepository;
   subUsers: SubUserRepository;
+  vouchers: VoucherRepository;
 }
 
 export function createRepositories(): Repositories {
@@ -41,6 +43,7 @@ export function createRepositories(): Repositories {
     locations: createLocationRepository(),
     sessions: createSessionRepository(),
     subUsers: createSubUserRepository(),
+    vouchers: createVoucherRepository(),
   };
 }
 

@@ -9,6 +9,7 @@ import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
+import { voucherRoutes } from "./vouchers/vouchers.routes.js";
 
 export function registerApiModules(api: ApiRouter<Ctx>): void {
   locationRoutes(api);
@@ -19,4 +20,5 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   analyticsRoutes(api);
   sessionRoutes(api);
   controllerRoutes(api);
+  voucherRoutes(api);
 }

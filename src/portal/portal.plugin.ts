@@ -12,6 +12,7 @@ import { loginRoutes } from "./portal-login.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
+import { voucherRoutes } from "./portal-voucher.routes.js";
 
 export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx; metrics: Metrics }): Promise<void> {
   await app.register(cookie);
@@ -19,6 +20,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   pageRoutes(app, deps);
   loginRoutes(app, deps);
   smsRoutes(app, deps);
+  voucherRoutes(app, deps);
   oauthRoutes(app, deps);
   captiveApiRoutes(app, deps);
 }

@@ -84,6 +84,8 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
   const range = { from_date: "2026-02-01", to_date: "2026-03-01" };
   const controllerParams = { name: "Office UniFi", type: "unifi", url: "https://192.168.1.2:8443", username: "hotspot", password: "secret-pass" };
   const controller = (await t.call("POST", "create-or-update-controller", controllerParams)).body.controller_id;
+  const batch = (await t.call("POST", "create-voucher-batch", { location_ids: location, count: 2, duration: 60 })).body.batch_id;
+  const voucher = (await t.call("GET", "voucher-list", { batch_id: batch })).body.data[0].voucher_id;
   return {
     "/api/create-or-update-location": () => locationParams(),
     "/api/get-location": () => ({ location_ids: location }),
@@ -115,6 +117,11 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/controller-list": () => ({}),
     "/api/delete-controller": () => ({ controller_id: controller }),
     "/api/location-assign-controller": () => ({ location_id: location, controller_id: controller }),
+    "/api/create-voucher-batch": () => ({ location_ids: location, count: 1, duration: 60 }),
+    "/api/voucher-batch-list": () => ({}),
+    "/api/voucher-list": () => ({ batch_id: batch }),
+    "/api/revoke-voucher": () => ({ voucher_id: voucher }),
+    "/api/voucher-sheet": () => ({ batch_id: batch }),
   };
 }
 

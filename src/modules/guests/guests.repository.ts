@@ -36,6 +36,9 @@ export interface GuestExportRow {
   email: string;
   phone_number: string;
   social_network: string;
+  marketing_opt_in: number;
+  marketing_opt_in_at: string | null;
+  marketing_version: string;
   first_login_at: string;
   last_mac: string | null;
   last_login_at: string | null;
@@ -121,6 +124,9 @@ export function createGuestRepository() {
           "g.email",
           "g.phone_number",
           "g.social_network",
+          "g.marketing_opt_in",
+          "g.marketing_opt_in_at",
+          "g.marketing_version",
           "gl.first_login_at",
           latestLogin("client_mac").as("last_mac"),
           latestLogin("logged_at").as("last_login_at"),
@@ -206,6 +212,11 @@ export function createGuestRepository() {
           "l.device_type",
           "l.device_brand",
           "l.logged_at",
+          "l.terms_accepted",
+          "l.marketing_opt_in",
+          "l.terms_version",
+          "l.marketing_version",
+          "l.voucher_id",
           "loc.name as location_name",
           "loc.timezone",
           "c.name as campaign_name",

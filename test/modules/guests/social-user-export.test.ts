@@ -13,7 +13,7 @@ import { createLocation, login } from "./guests-fixtures.js";
 
 const CHI = "America/Chicago";
 const TYO = "Asia/Tokyo";
-const HEADER = "social_user_id,name,email,phone,mac,location_id,location,login_type,first_seen_utc,last_seen_utc,visits,data_used_bytes";
+const HEADER = "social_user_id,name,email,phone,mac,location_id,location,login_type,first_seen_utc,last_seen_utc,visits,data_used_bytes,marketing_opt_in,marketing_opt_in_utc,marketing_version";
 
 /** RFC 4180 parser (CRLF rows, quoted cells with doubled quotes), strict: anything else throws. */
 function parseCsv(text: string): string[][] {
