@@ -247,6 +247,9 @@ for (const dialect of DIALECTS) {
         last_seen_utc: "2026-03-05 15:00:00",
         visits: "2",
         data_used_bytes: "5000001000",
+        marketing_opt_in: "0",
+        marketing_opt_in_utc: "",
+        marketing_version: "",
       });
       const cyRow = rows.find((r) => r.social_user_id === String(cy))!;
       assert.equal(cyRow.first_seen_utc, "2026-02-20 01:00:00", "first seen is the first login there, before the range");
