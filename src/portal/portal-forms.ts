@@ -78,6 +78,15 @@ export interface ConsentChoice {
   marketingOptIn: boolean;
 }
 
+/** A choice as the signed state and cookie carry it, and back. */
+export function packConsent(c: ConsentChoice): [number, number] {
+  return [c.termsAccepted ? 1 : 0, c.marketingOptIn ? 1 : 0];
+}
+
+export function unpackConsent(c: [number, number] | undefined): ConsentChoice | undefined {
+  return Array.isArray(c) ? { termsAccepted: c[0] === 1, marketingOptIn: c[1] === 1 } : undefined;
+}
+
 export const TERMS_ERROR = "Please accept the terms of use to connect.";
 
 /**

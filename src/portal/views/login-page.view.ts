@@ -69,10 +69,12 @@ function stateInput(m: LoginPageModel): SafeHtml {
 function methods(m: LoginPageModel): SafeHtml[] {
   const out: SafeHtml[] = [];
   if (m.social.length > 0) {
+    // One form, one set of consent boxes, a button per network (each posts to its own address).
     out.push(html`<section class="method social" aria-labelledby="social-h"><h2 id="social-h">Log in with a social account</h2>
-${m.social.map(
-  (p) => html`<form method="post" action="/portal/login/oauth/${p}">${stateInput(m)}<button type="submit">Continue with ${PROVIDER_LABELS[p]}</button></form>`,
-)}</section>`);
+<form method="post" action="/portal/login/oauth/${m.social[0]}">${stateInput(m)}
+${consentBoxes(m, "social")}
+${m.social.map((p) => html`<button type="submit" formaction="/portal/login/oauth/${p}">Continue with ${PROVIDER_LABELS[p]}</button>`)}
+</form></section>`);
   }
   if (m.custom) {
     const c = m.custom;
@@ -95,6 +97,7 @@ ${consentBoxes(m, "email")}
     out.push(html`<section class="method" aria-labelledby="sms-h"><h2 id="sms-h">Log in with a text message</h2>
 <form method="post" action="/portal/login/sms">${stateInput(m)}
 ${field(m, "sms-phone", "phone", "Mobile number", "tel", "With country code, for example +44 7700 900123. We text you a code.")}
+${consentBoxes(m, "sms")}
 <button type="submit">Text me a code</button></form></section>`);
   }
   if (m.voucher) {
