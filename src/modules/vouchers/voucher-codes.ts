@@ -1,6 +1,6 @@
 /**
  * Voucher codes: 10 characters from an alphabet without look-alikes, printed as two groups of five
- * (ABCDE-FGHJK). What a guest types is read leniently: case, spaces and dashes do not matter.
+ * (4K7MP-XRT9C). What a guest types is read leniently: case, spaces and dashes do not matter.
  */
 import { randomString } from "../../random-text.js";
 

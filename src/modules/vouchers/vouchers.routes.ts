@@ -18,7 +18,7 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
     url: "/api/create-voucher-batch",
     summary: "Create a batch of voucher codes for some locations, with their duration and limits",
     description:
-      "Codes are 10 characters without look-alikes, answered as printed (ABCDE-FGHJK). A code's duration counts from its first " +
+      "Codes are 10 characters without look-alikes, answered as printed (4K7MP-XRT9C). A code's duration counts from its first " +
       "login; its own rates and data cap replace the location's in the RADIUS reply and the controller's grant.",
     tags,
     access: "write",

@@ -53,7 +53,7 @@ export const CreateVoucherBatchResponse = Type.Object({
   message: Type.String(),
   batch_id: Type.Integer(),
   data: VoucherBatch,
-  codes: Type.Array(Type.String({ description: "A code as printed (ABCDE-FGHJK)." })),
+  codes: Type.Array(Type.String({ description: "A code as printed (4K7MP-XRT9C)." })),
   sheet_url: Type.String({ description: "The printable sheet of the batch (voucher-sheet)." }),
 });
 
@@ -87,7 +87,7 @@ export const VoucherListParams = Type.Object({
 export const Voucher = Type.Object({
   voucher_id: Type.Integer(),
   batch_id: Type.Integer(),
-  code: Type.String({ description: "As printed (ABCDE-FGHJK)." }),
+  code: Type.String({ description: "As printed (4K7MP-XRT9C)." }),
   status: Type.String({ description: VOUCHER_STATUSES.join(", ") }),
   first_used_at: Datetime("First login with it"),
   ends_at: Datetime("When its time runs out (first use plus duration)"),

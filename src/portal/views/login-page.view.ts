@@ -120,7 +120,7 @@ function voucherField(m: LoginPageModel): SafeHtml {
   const id = "voucher-code";
   const error = m.errors?.[id];
   return html`<label for="${id}">Voucher code</label>
-<small id="${id}-hint">As printed, for example ABCDE-FGHJK.</small>
+<small id="${id}-hint">As printed, for example 4K7MP-XRT9C.</small>
 <input id="${id}" name="code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required maxlength="32" value="${m.values?.[id] ?? ""}" aria-describedby="${id}-hint${error ? html` ${id}-error` : ""}"${error ? html` aria-invalid="true"` : ""}>
 ${error ? html`<span class="error" id="${id}-error">${error}</span>` : ""}`;
 }
