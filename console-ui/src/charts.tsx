@@ -72,7 +72,8 @@ export function ChartBlock(props: {
       </div>
       <details>
         <summary>Table view: {props.title}</summary>
-        <div class="table-wrap">
+        {/* Focusable: a wide table scrolls sideways on a phone, and the keyboard must reach it. */}
+        <div class="table-wrap" tabIndex={0} role="region" aria-label={`${props.title}: table`}>
           <table>
             <caption class="sr-only">{props.title}</caption>
             <thead>
@@ -110,7 +111,7 @@ export function HoursGrid(props: { hours: number[] }) {
   return (
     <figure class="chart">
       <figcaption>Busiest hours of the week (logins, local time)</figcaption>
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Busiest hours of the week: table">
         <table class="hours">
           <caption class="sr-only">Logins by weekday and hour, in each location's local time</caption>
           <thead>

@@ -15,7 +15,7 @@ export function newVoucherCode(): string {
   return randomString(VOUCHER_ALPHABET, VOUCHER_CODE_LENGTH);
 }
 
-/** The code as printed: ABCDE-FGHJK. */
+/** The code as printed: 4K7MP-XRT9C. */
 export function formatVoucherCode(code: string): string {
   return `${code.slice(0, 5)}-${code.slice(5)}`;
 }
