@@ -153,6 +153,32 @@ for (const dialect of DIALECTS) {
       assert.equal(await t.db.selectFrom("logins").select("id").where("location_id", "=", other.locationId).executeTakeFirst(), undefined);
     });
 
+    it("never lets a voucher's device back by MAC authentication (a returning guest of another method is)", async () => {
+      const macAuth = (mac: string) => {
+        const dashedMac = mac.replace(/:/g, "-");
+        return radclient(radius.authPort, "auth", secret, [
+          `User-Name = "${dashedMac}"`,
+          `User-Password = "${dashedMac}"`,
+          `Called-Station-Id = "${w.apMac.replace(/:/g, "-")}:Guest"`,
+          `Calling-Station-Id = "${dashedMac}"`,
+          "Message-Authenticator = 0x00",
+        ]);
+      };
+      const { codes } = await batch();
+      const byVoucher = randomMac();
+      assert.equal((await tryCode(guest(), codes[0], byVoucher)).statusCode, 303);
+      const refused = await macAuth(byVoucher);
+      assert.equal(refused.code, "Access-Reject", refused.output);
+
+      const byClick = randomMac();
+      const client = guest();
+      const page = await client.get(coovaUrl(w.url, { called: w.apMac, mac: byClick, challenge: CHALLENGE }, UAM_SECRET));
+      const clicked = await client.post("/portal/login/clickthrough", { state: stateOf(page.body), accept_terms: "1" });
+      assert.equal(clicked.statusCode, 303, clicked.body);
+      const accepted = await macAuth(byClick);
+      assert.equal(accepted.code, "Access-Accept", accepted.output);
+    });
+
     it("refuses in RADIUS a credential whose voucher was revoked after the login", async () => {
       const { codes } = await batch();
       const mac = randomMac();
