@@ -282,7 +282,19 @@ export function createGuestRepository() {
       return db
         .selectFrom("logins as l")
         .leftJoin("locations as loc", "loc.id", "l.location_id")
-        .select(["l.id", "l.logged_at", "l.login_type", "l.client_mac", "l.location_id", "loc.name as location_name", "l.browser_name", "l.os_name", "l.device_type"])
+        .select([
+          "l.id",
+          "l.logged_at",
+          "l.login_type",
+          "l.client_mac",
+          "l.location_id",
+          "loc.name as location_name",
+          "l.browser_name",
+          "l.os_name",
+          "l.device_type",
+          "l.terms_accepted",
+          "l.marketing_opt_in",
+        ])
         .where("l.guest_id", "=", guestId)
         .orderBy("l.id", "desc")
         .limit(limit)
