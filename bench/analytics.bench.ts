@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { AnalyticsData } from "./support/analytics-data.js";
 import { type LatencyResult, measureLatency } from "./support/latency.js";
 import { load } from "./support/load.js";
-import { type Target, startTarget } from "./support/target.js";
+import { type Target, withTarget } from "./support/target.js";
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const LOGINS = Number(process.env.BENCH_ANALYTICS_LOGINS ?? 1_000_000);
@@ -74,15 +74,8 @@ async function measure(url: string, headers: Record<string, string>): Promise<{ 
   return { seq, loaded: { rps: r.rps, p99: r.p99 } };
 }
 
-async function withTarget<T>(args: string[], fn: (t: Target<AppInfo>) => Promise<T>): Promise<T> {
-  // Building a million logins takes minutes on a busy machine.
-  const t = await startTarget<AppInfo>(TARGET, args, 20 * 60_000);
-  try {
-    return await fn(t);
-  } finally {
-    await t.stop();
-  }
-}
+/** Building a million logins takes minutes on a busy machine. */
+const withAppTarget = <R>(args: string[], fn: (t: Target<AppInfo>) => Promise<R>) => withTarget<AppInfo, R>(TARGET, args, 20 * 60_000, fn);
 
 export default async function run(): Promise<void> {
   const file = join(tmpdir(), `guestwifi-analytics-bench-${randomBytes(4).toString("hex")}.db`);
@@ -99,7 +92,7 @@ export default async function run(): Promise<void> {
       ["SQLite", ["app", `sqlite:${file}`, "", String(LOGINS)]],
       ["PostgreSQL", ["app", PG_URL, schema, String(LOGINS)]],
     ] as const) {
-      await withTarget([...args], async (t) => {
+      await withAppTarget([...args], async (t) => {
         const i = t.info;
         const base = `http://127.0.0.1:${i.port}`;
         const headers = { identifier: i.identifier };
@@ -108,7 +101,7 @@ export default async function run(): Promise<void> {
         if (baseline.size === 0) {
           // The bare routes answer exactly the bytes the app answered, from memory.
           const routes = Object.fromEntries(bodies.map((b, n) => [`/bare/${n}`, b]));
-          await withTarget(["bare", JSON.stringify(routes)], async (bare) => {
+          await withAppTarget(["bare", JSON.stringify(routes)], async (bare) => {
             for (const n of QUERIES.keys()) baseline.set(QUERIES[n].name, await measure(`http://127.0.0.1:${bare.info.port}/bare/${n}`, {}));
           });
           for (const q of QUERIES) row(`bare route: ${q.name}`, undefined, baseline.get(q.name)!.seq, baseline.get(q.name)!.loaded);

@@ -2,8 +2,8 @@
  * A year of guest activity at 20 locations, 1 million logins, bulk-inserted for the analytics
  * benchmark. Going through recordLogin would take an hour: the logins are inserted in large
  * multi-row statements, then each table recordLogin keeps (guest_locations, daily_logins,
- * daily_visitors, daily_visits) is built from them with one INSERT ... SELECT, so the aggregates
- * agree with the logins exactly.
+ * daily_visitors, daily_visits) is built from them with one INSERT ... SELECT, and hourly_logins and
+ * daily_new_guests from the same draws, so the aggregates agree with the logins exactly.
  */
 import { sql } from "kysely";
 import { seededRng } from "../../src/cli/demo-random.js";
@@ -122,12 +122,21 @@ export async function buildAnalyticsData(
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
+  // Kept beside the logins as they are drawn: logins per location, local day and hour (hourly_logins),
+  // and each guest's first login (daily_new_guests counts it on that local day).
+  const hourly = new Map<string, number>();
+  const firstSeen = new Map<number, { wall: number; day: number }>();
+
   await db.transaction().execute(async (trx) => {
-    const CHUNK = 4500; // 6 values a row: under SQLite's 32766 and PostgreSQL's 65535 parameters
+    const CHUNK = 3000; // 9 values a row: under SQLite's 32766 and PostgreSQL's 65535 parameters
     for (let start = 0; start < guestCount; start += CHUNK) {
       const rows = [];
       for (let g = start; g < Math.min(guestCount, start + CHUNK); g++) {
-        rows.push({ id: g + 1, account_id: accountId, social_network: typeOf(g), network_user_id: `bench-${g + 1}`, created_at: now, updated_at: now });
+        rows.push({
+          id: g + 1, account_id: accountId, social_network: typeOf(g), network_user_id: `bench-${g + 1}`,
+          full_name: `Guest Number${g + 1}`, email: `guest${g + 1}@example.com`, phone_number: `+1555${String(g + 1).padStart(7, "0")}`,
+          created_at: now, updated_at: now,
+        });
       }
       await trx.insertInto("guests").values(rows).execute();
     }
@@ -141,6 +150,10 @@ export async function buildAnalyticsData(
         const l = g % opts.locations;
         const d = pickDay(rng());
         const wall = dayStarts[d] + pickHour(rng()) * 3_600_000 + Math.floor(rng() * 3_600_000);
+        const hourKey = `${l}|${d}|${Math.floor((wall - dayStarts[d]) / 3_600_000)}`;
+        hourly.set(hourKey, (hourly.get(hourKey) ?? 0) + 1);
+        const seen = firstSeen.get(g);
+        if (!seen || wall < seen.wall) firstSeen.set(g, { wall, day: d });
         rows.push({
           id, account_id: accountId, guest_id: g + 1, location_id: locationIds[l], campaign_id: 1, device_id: null,
           login_type: typeOf(g), client_mac: macOf(g), ...AGENTS[g % AGENTS.length],
@@ -187,6 +200,31 @@ export async function buildAnalyticsData(
           .groupBy(["location_id", "day"]),
       )
       .execute();
+    await trx
+      .insertInto("guest_macs")
+      .columns(["account_id", "client_mac", "guest_id", "last_login_at"])
+      .expression((eb) =>
+        eb
+          .selectFrom("logins")
+          .select((s) => ["account_id", "client_mac", "guest_id", s.fn.max("logged_at").as("last_login_at")])
+          .groupBy(["account_id", "client_mac", "guest_id"]),
+      )
+      .execute();
+    const hourRows = [...hourly].map(([key, count]) => {
+      const [l, d, hour] = key.split("|").map(Number);
+      return { location_id: locationIds[l], day: days[d], hour, count };
+    });
+    for (let i = 0; i < hourRows.length; i += 5000) await trx.insertInto("hourly_logins").values(hourRows.slice(i, i + 5000)).execute();
+    const fresh = new Map<string, number>();
+    for (const [g, { day }] of firstSeen) {
+      const key = `${g % opts.locations}|${day}`;
+      fresh.set(key, (fresh.get(key) ?? 0) + 1);
+    }
+    const freshRows = [...fresh].map(([key, count]) => {
+      const [l, d] = key.split("|").map(Number);
+      return { location_id: locationIds[l], day: days[d], count };
+    });
+    for (let i = 0; i < freshRows.length; i += 5000) await trx.insertInto("daily_new_guests").values(freshRows.slice(i, i + 5000)).execute();
   });
   // Explicit ids leave PostgreSQL's sequences behind; and its planner wants the statistics autovacuum would gather.
   if (dialectOf(db) === "postgres") {

@@ -14,6 +14,7 @@ import { buildAnalyticsData } from "./analytics-data.js";
 import { dropTargetDatabase, openTargetDatabase, portOf, ready, serveBare, stopOnSigterm } from "./target-process.js";
 
 const [mode, arg, schema, logins] = process.argv.slice(2);
+const BENCH_PASSWORD = "bench owner password";
 const log = (m: string) => process.stderr.write(`${m}\n`);
 
 async function serveApp(databaseUrl: string) {
@@ -25,7 +26,9 @@ async function serveApp(databaseUrl: string) {
   process.once("SIGTERM", stopEarly);
   try {
     await migrateToLatest(db);
-    const { accountId, identifier } = await createAccount({ db, repos: createRepositories() }, `bench-${Date.now()}@example.com`);
+    // With an owner's password, so that the console benchmark can sign in.
+    const email = `bench-${Date.now()}@example.com`;
+    const { accountId, identifier } = await createAccount({ db, repos: createRepositories() }, email, BENCH_PASSWORD);
     const started = Date.now();
     const data = await buildAnalyticsData(db, accountId, {
       logins: Number(logins ?? 1_000_000),
@@ -39,7 +42,7 @@ async function serveApp(databaseUrl: string) {
     const config = loadConfig({ LOG_LEVEL: "silent", DATABASE_URL: databaseUrl, RADIUS_ENABLED: "false" });
     const app = await buildApp({ config, db, logger: false });
     await app.listen({ host: "127.0.0.1", port: 0 });
-    ready({ port: portOf(app), identifier, buildSeconds, ...data });
+    ready({ port: portOf(app), identifier, email, password: BENCH_PASSWORD, buildSeconds, ...data });
     process.off("SIGTERM", stopEarly);
     stopOnSigterm(app, db, pgSchema);
   } catch (err) {

@@ -35,3 +35,13 @@ export async function startTarget<T>(script: string, args: string[], readyWithin
       }),
   };
 }
+
+/** Runs `fn` with a started target and stops the target afterwards, whatever `fn` does. */
+export async function withTarget<T, R>(script: string, args: string[], readyWithinMs: number, fn: (t: Target<T>) => Promise<R>): Promise<R> {
+  const t = await startTarget<T>(script, args, readyWithinMs);
+  try {
+    return await fn(t);
+  } finally {
+    await t.stop();
+  }
+}

@@ -210,7 +210,8 @@ function FieldInput(props: { field: Field; value: string | boolean | undefined; 
 export function Table(props: { caption: string; head: string[]; rows: ComponentChildren[][]; empty?: string }) {
   if (props.rows.length === 0) return <p class="muted">{props.empty ?? "Nothing yet."}</p>;
   return (
-    <div class="table-wrap">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must take focus for the keyboard to scroll it
+    <section class="table-wrap" aria-label={props.caption} tabIndex={0}>
       <table>
         <caption class="sr-only">{props.caption}</caption>
         <thead>
@@ -232,7 +233,7 @@ export function Table(props: { caption: string; head: string[]; rows: ComponentC
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -264,4 +265,21 @@ export function ConfirmButton(props: { label: string; question: string; disabled
 
 export function ReadOnlyNote(props: { readonly: boolean }) {
   return props.readonly ? <Notice kind="info">You have read-only access: you can see everything of this account and change nothing.</Notice> : null;
+}
+
+/** A choice of "All locations" (value "0") or one of them. */
+export function LocationSelect(props: { locations: { id: number; name: string }[]; value: string; onChange: (value: string) => void }) {
+  return (
+    <label>
+      Location{" "}
+      <select value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+        <option value="0">All locations</option>
+        {props.locations.map((l) => (
+          <option key={l.id} value={String(l.id)}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }

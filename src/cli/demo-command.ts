@@ -13,7 +13,7 @@ const spec: CommandSpec = {
   summary: "fill the database with realistic sample data",
   description: [
     "Fills an account with four venues in four time zones, a campaign each, access points, and N days of",
-    "guests, logins and RADIUS reconnects, all in one transaction: an interrupted run writes nothing.",
+    "guests, logins, RADIUS reconnects and the data guests used, all in one transaction: an interrupted run writes nothing.",
     "An account that already has the demo venues is left as it is: a second run writes nothing (no second",
     "set of venues, no more activity); use another --email, or a fresh database, for fresh data.",
     "On SQLite the run holds the database's write lock until it ends (seconds for 90 days).",

@@ -16,7 +16,7 @@ import { createAccount } from "../modules/accounts/accounts.service.js";
 import { noLogins, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import type { Ctx, Repositories } from "../modules/context.js";
 import { newRadiusSecret } from "../modules/devices/devices.service.js";
-import { recordLogin, recordVisit } from "../modules/guests/guest-activity.service.js";
+import { recordLogin, recordUsage, recordVisit } from "../modules/guests/guest-activity.service.js";
 import { addDays, daysBetween, localDay } from "../modules/guests/local-day.js";
 import { defaultOptions } from "../modules/locations/locations.service.js";
 import { type DemoEvent, type GuestSeed, planActivity } from "./demo-activity.js";
@@ -160,6 +160,7 @@ async function recordEvent(
       at: e.at,
     });
     guestIds.set(e.guest, guestId);
+    await recordUsage(trx, { guestId, locationId, timezone: site.timezone, octets: demoOctets(e.at), at: e.at });
     totals.logins++;
     return;
   }
@@ -167,7 +168,18 @@ async function recordEvent(
   const guestId = guestIds.get(e.guest);
   if (guestId === undefined) return;
   await recordVisit(trx, { locationId, timezone: site.timezone, guestId, at: e.at });
+  await recordUsage(trx, { guestId, locationId, timezone: site.timezone, octets: demoOctets(e.at), at: e.at });
   totals.visits++;
+}
+
+/**
+ * Data used in one stay: 5 to 400 MB, spread by the event's time rather than drawn from the seeded
+ * generator, so that the planned activity (and its totals) stays what it was.
+ */
+function demoOctets(at: Date): number {
+  const x = Math.sin(at.getTime() / 997) * 10_000;
+  const unit = x - Math.floor(x);
+  return Math.round((5 + unit * unit * 395) * 1_000_000);
 }
 
 /** The demo for one account, in `ctx.db`'s transaction when it is one, else in a transaction of its own. */

@@ -17,9 +17,10 @@ import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js
 import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
 import * as controllers from "./migrations/2026-12-11T0000-controllers.js";
 import * as portalGrants from "./migrations/2026-12-11T0100-portal-grants.js";
-import * as notifyCatalogueChanges from "./migrations/2026-12-13T0000-notify-catalogue-changes.js";
+import * as openNdsGrants from "./migrations/2026-12-12T0000-opennds-grants.js";
 import * as hourlyLogins from "./migrations/2026-12-13T0000-hourly-logins.js";
 import * as loginCounterShards from "./migrations/2026-12-13T0000-login-counter-shards.js";
+import * as notifyCatalogueChanges from "./migrations/2026-12-13T0000-notify-catalogue-changes.js";
 import * as consoleSessions from "./migrations/2026-12-14T0000-console.js";
 import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vouchers.js";
 
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-10T0000-rate-limit-hits", rateLimitHits],
   ["2026-12-11T0000-controllers", controllers],
   ["2026-12-11T0100-portal-grants", portalGrants],
+  ["2026-12-12T0000-opennds-grants", openNdsGrants],
   ["2026-12-13T0000-hourly-logins", hourlyLogins],
   ["2026-12-13T0000-login-counter-shards", loginCounterShards],
   ["2026-12-13T0000-notify-catalogue-changes", notifyCatalogueChanges],

@@ -355,6 +355,17 @@ export interface VoucherDevicesTable {
   first_used_at: string;
 }
 
+export interface OpenNdsGrantsTable {
+  id: Generated<number>;
+  location_id: number;
+  device_id: number;
+  gateway_hash: string;
+  rhid: string;
+  entry: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sub_users: SubUsersTable;
@@ -386,4 +397,5 @@ export interface Database {
   voucher_batch_locations: VoucherBatchLocationsTable;
   vouchers: VouchersTable;
   voucher_devices: VoucherDevicesTable;
+  opennds_grants: OpenNdsGrantsTable;
 }

@@ -7,6 +7,7 @@ import { controllerRoutes } from "./controllers/controllers.routes.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
+import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 import { voucherRoutes } from "./vouchers/vouchers.routes.js";
@@ -21,4 +22,5 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   sessionRoutes(api);
   controllerRoutes(api);
   voucherRoutes(api);
+  mikrotikLoginRoutes(api);
 }

@@ -21,6 +21,7 @@ export const portalErrors = {
   unknownAccessPoint: () =>
     e(403, "This WiFi access point is not registered for this login page. Please ask a member of staff."),
   sessionExpired: () => e(403, "This login page has expired. Please go back, reload the page and try again."),
+  allowanceSpent: () => e(403, "Your data allowance at this location for today is used up. Please try again tomorrow."),
   notOnWifi: () => e(400, "This is a preview of the login page. Connect to the WiFi to log in."),
   methodUnavailable: () => e(400, "This login method is not available here. Please choose another one."),
   rateLimited: (retryAfter: number) =>

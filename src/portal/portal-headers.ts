@@ -21,12 +21,14 @@ export function originOf(url: string): string | undefined {
   }
 }
 
-export function setPortalHeaders(reply: FastifyReply, nonce: string, formTargets: string[]): void {
+/** `script`: allow the page's nonce'd script element (only the gateway hand-off page has one). */
+export function setPortalHeaders(reply: FastifyReply, nonce: string, formTargets: string[], script = false): void {
   const origins = [...new Set(formTargets.map(originOf).filter((o): o is string => o !== undefined))];
   reply.headers({
     "content-security-policy": [
       "default-src 'none'",
       `style-src 'nonce-${nonce}'`,
+      ...(script ? [`script-src 'nonce-${nonce}'`] : []),
       "img-src 'self' data:",
       `form-action 'self'${origins.map((o) => ` ${o}`).join("")}`,
       "base-uri 'none'",

@@ -21,6 +21,8 @@ import type { RadiusCtx } from "../radius/radius.repository.js";
 import type { ControllerGrants } from "./controller-grants.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
+import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
+import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
 
@@ -54,7 +56,17 @@ export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state
 }
 
 /** Where the guest goes after the login. */
-export type Handoff = { kind: "redirect"; url: string } | { kind: "connected"; continueUrl: string };
+export type Handoff =
+  | { kind: "redirect"; url: string }
+  | { kind: "connected"; continueUrl: string }
+  /** The browser posts these fields to the gateway's login URL (a page with a self-submitting form). */
+  | {
+      kind: "post";
+      url: string;
+      fields: [string, string][];
+      /** Where the gateway then redirects the guest (browsers check that redirect against the page's form-action). */
+      landing: string;
+    };
 
 export interface LoginInput {
   method: LoginMethod;
@@ -105,12 +117,12 @@ export async function completeLogin(
   const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw, voucher) : undefined;
   // A gateway that logs the guest on with RADIUS gets a one-time credential, stored with the login.
   const issued =
-    gw?.kind === "coova"
+    gw?.kind === "coova" || isPostLogin(gw)
       ? newCredential({ locationId: location.id, deviceId: state.dev, clientMac: state.mac, ttlSeconds: config.radius.credentialTtlSeconds })
       : undefined;
   // RADIUS finds the voucher's limits through the credential.
   if (issued && voucher) issued.row.voucher_id = voucher.voucherId;
-  await recordLogin(app.db, {
+  const { guestId } = await recordLogin(app.db, {
     accountId: location.account_id,
     locationId: location.id,
     timezone: location.timezone,
@@ -137,6 +149,15 @@ export async function completeLogin(
     const duration = voucher ? voucher.secondsLeft : options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     await remember(duration);
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
+  }
+  if (isPostLogin(gw) && issued) {
+    return { kind: "post", url: gw.login, fields: postLoginFields(gw, issued.credential, redirectUrl), landing: postLoginLanding(gw, redirectUrl) };
+  }
+  if (gw?.kind === "opennds") {
+    const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });
+    // No RADIUS session tells the RFC 8908 API this guest is online: the grant does.
+    await remember(out.seconds);
+    return "url" in out ? { kind: "redirect", url: out.url } : { kind: "connected", continueUrl: redirectUrl || gw.originurl };
   }
   return redirectUrl ? { kind: "redirect", url: redirectUrl } : { kind: "connected", continueUrl: "" };
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type GatewayArrival, parseGateway } from "./gateways/gateway.js";
+import { type OpenNdsScope, resolveOpenNdsArrival } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
 import { parseUnifi } from "./gateways/unifi.js";
 import { type PageContext, resolveAccessPointPage, resolveCampaignPage, resolveLocationPage } from "./portal-page.service.js";
@@ -17,7 +18,10 @@ const NOTICES: Record<string, string> = {
   logoff: "You have been logged out of the WiFi.",
 };
 
-function arrivalOf(request: FastifyRequest, deps: PortalDeps): GatewayArrival | null {
+async function arrivalOf(request: FastifyRequest, deps: PortalDeps, scope: OpenNdsScope): Promise<GatewayArrival | null> {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  // openNDS's levels 2 and 3 can only be read with a router's key, found through the page's location.
+  if (query.fas !== undefined) return resolveOpenNdsArrival(deps.ctx, scope, query, false);
   const parsed = parseGateway({
     query: (request.query ?? {}) as Record<string, unknown>,
     rawUrls: [`${deps.config.publicUrl}${request.url}`, `${request.protocol}://${request.host}${request.url}`],
@@ -30,7 +34,7 @@ function arrivalOf(request: FastifyRequest, deps: PortalDeps): GatewayArrival | 
   return parsed.kind === "arrival" ? parsed.arrival : null;
 }
 
-function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): string {
+export function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): string {
   const result = ctx.arrival?.result;
   if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
   const sid = ensureSession(request, reply, deps.config.publicUrl);
@@ -49,12 +53,12 @@ function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps
 
 export function pageRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.get<{ Params: { slug: string } }>(`${PORTAL_LOCATION_PREFIX}:slug`, { schema: { hide: true } }, async (request, reply) => {
-    const ctx = await resolveLocationPage(deps.ctx, request.params.slug, arrivalOf(request, deps), deps.pages);
+    const ctx = await resolveLocationPage(deps.ctx, request.params.slug, await arrivalOf(request, deps, { slug: request.params.slug }), deps.pages);
     return showPage(request, reply, deps, ctx);
   });
 
   app.get<{ Params: { filename: string } }>(`${PORTAL_CAMPAIGN_PREFIX}:filename`, { schema: { hide: true } }, async (request, reply) => {
-    const ctx = await resolveCampaignPage(deps.ctx, request.params.filename, arrivalOf(request, deps), deps.pages);
+    const ctx = await resolveCampaignPage(deps.ctx, request.params.filename, await arrivalOf(request, deps, null), deps.pages);
     return showPage(request, reply, deps, ctx);
   });
 

@@ -3,12 +3,14 @@ import type { FastifyReply } from "fastify";
 import { isHttpUrl } from "../http/validation.js";
 import type { CampaignPayload } from "../modules/campaigns/campaign-payload.js";
 import type { GatewayState } from "./gateways/gateway.js";
+import { isPostLogin } from "./gateways/post-login.js";
 import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { maskPhone } from "./portal-forms.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { type Handoff, methodAvailable } from "./portal-login.service.js";
 import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
+import { handoffPage } from "./views/handoff-page.view.js";
 import { connectedPage, smsCodePage } from "./views/message-page.view.js";
 import { campaignTheme } from "./views/theme.js";
 
@@ -34,7 +36,11 @@ export function pageTexts(deps: RenderDeps, payload: CampaignPayload): PageTexts
 function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw: GatewayState | null): string[] {
   const out: string[] = [];
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
-  if (gw?.kind === "meraki") out.push(gw.grant);
+  // Meraki's grant then redirects to continue_url (redirect_url, below, or user_continue_url).
+  if (gw?.kind === "meraki") out.push(gw.grant, gw.cont);
+  if (isPostLogin(gw)) out.push(gw.login);
+  // openNDS then redirects the guest to redir (redirect_url, below, or originurl): checked against form-action too.
+  if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`, gw.originurl);
   if (isHttpUrl(payload.redirect_url)) out.push(payload.redirect_url);
   for (const p of SOCIAL_PROVIDERS) {
     const cfg = config.oauth[p];
@@ -127,6 +133,13 @@ export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: 
 /** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
 export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, handoff: Handoff): FastifyReply | string {
   if (handoff.kind === "connected") return renderConnected(reply, deps, payload, "You are online");
+  if (handoff.kind === "post") {
+    const nonce = newNonce();
+    // The gateway answers the post with a redirect to where the guest was going: allowed too.
+    setPortalHeaders(reply, nonce, handoff.landing ? [handoff.url, handoff.landing] : [handoff.url], true);
+    reply.type("text/html; charset=utf-8");
+    return handoffPage({ texts: pageTexts(deps, payload), nonce, url: handoff.url, fields: handoff.fields });
+  }
   setPortalHeaders(reply, newNonce(), []);
   return reply.redirect(handoff.url, 303);
 }

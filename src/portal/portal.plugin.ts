@@ -9,6 +9,8 @@ import type { Metrics } from "../metrics.js";
 import { captiveApiRoutes } from "./portal-captive-api.routes.js";
 import { type PortalCtx, createPortalDeps } from "./portal-deps.js";
 import { loginRoutes } from "./portal-login.routes.js";
+import { openNdsRoutes } from "./opennds/opennds.routes.js";
+import { handoffRoutes } from "./portal-handoff.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
@@ -23,4 +25,6 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   voucherRoutes(app, deps);
   oauthRoutes(app, deps);
   captiveApiRoutes(app, deps);
+  openNdsRoutes(app, deps);
+  handoffRoutes(app);
 }

@@ -6,6 +6,7 @@
  */
 import type { Config } from "../config.js";
 import { toDbDatetime } from "../db/time.js";
+import { purgeExpiredSessions } from "../modules/console/console.service.js";
 import type { RadiusCtx } from "./radius.repository.js";
 
 /** Used or expired credentials are kept a day for support questions, then deleted. */
@@ -16,12 +17,16 @@ export interface HousekeepingDone {
   closedSessions: number;
   purgedSessions: number;
   purgedCredentials: number;
+  /** Console sign-in sessions past their expiry (src/modules/console). */
+  purgedConsoleSessions: number;
 }
 
-export async function runDatabaseHousekeeping({ db, radius }: RadiusCtx, config: Readonly<Config>, now = new Date()): Promise<HousekeepingDone> {
+export async function runDatabaseHousekeeping(ctx: RadiusCtx, config: Readonly<Config>, now = new Date()): Promise<HousekeepingDone> {
+  const { db, radius } = ctx;
   const before = (ms: number) => toDbDatetime(new Date(now.getTime() - ms));
   const purgedCredentials = await radius.purgeCredentials(db, before(CREDENTIAL_RETENTION_MS));
   const closedSessions = await radius.closeSilentSessions(db, before(config.radius.staleSessionHours * 3_600_000), STALE_SESSION_CAUSE);
   const purgedSessions = await radius.purgeClosedSessions(db, before(config.radius.sessionRetentionDays * 86_400_000));
-  return { closedSessions, purgedSessions, purgedCredentials };
+  const purgedConsoleSessions = await purgeExpiredSessions(ctx, toDbDatetime(now));
+  return { closedSessions, purgedSessions, purgedCredentials, purgedConsoleSessions };
 }

@@ -4,11 +4,13 @@
  * get-social-logins and get-visits, and the guest search.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { createAppDeps } from "../../src/app-deps.js";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+import { createAccount, setOwnerPassword } from "../../src/modules/accounts/accounts.service.js";
+import { purgeExpiredSessions } from "../../src/modules/console/console.service.js";
 import { recordLogin } from "../../src/modules/guests/guest-activity.service.js";
 import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
@@ -22,7 +24,8 @@ interface Signed {
   csrf: string;
 }
 
-async function signIn(t: TestApp, email: string, password: string, remoteAddress = "127.0.0.1", app = t.app): Promise<Signed> {
+/** Each sign-in from its own address, so that the per-address limit counts only the test that tests it. */
+async function signIn(t: TestApp, email: string, password: string, remoteAddress = `10.200.${++n % 250}.${Math.floor(n / 250) + 1}`, app = t.app): Promise<Signed> {
   const res = await app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email, password }, remoteAddress });
   assert.equal(res.statusCode, 200, res.body);
   const setCookie = String(res.headers["set-cookie"]);
@@ -174,6 +177,30 @@ for (const dialect of DIALECTS) {
       } finally {
         await b.close();
       }
+    });
+
+    it("refuses an expired session and housekeeping deletes it", async () => {
+      const s = await signIn(t, email, PASSWORD);
+      const id = createHash("sha256").update(s.cookie.split("=")[1]).digest("hex");
+      await t.db.updateTable("console_sessions").set({ expires_at: "2020-01-01 00:00:00" }).where("id", "=", id).execute();
+      const other = await signIn(t, email, PASSWORD);
+      const otherId = createHash("sha256").update(other.cookie.split("=")[1]).digest("hex");
+      await t.db.updateTable("console_sessions").set({ expires_at: "2020-01-01 00:00:00" }).where("id", "=", otherId).execute();
+      assert.equal((await api(t, s, "GET", "/console/api/me")).statusCode, 401);
+      assert.equal(await t.db.selectFrom("console_sessions").select("id").where("id", "=", id).executeTakeFirst(), undefined, "deleted when refused");
+      assert.ok((await purgeExpiredSessions(t.deps)) >= 1);
+      assert.equal(await t.db.selectFrom("console_sessions").select("id").where("id", "=", otherId).executeTakeFirst(), undefined);
+      assert.equal((await api(t, owner, "GET", "/console/api/me")).statusCode, 200, "a live session stays");
+    });
+
+    it("ends the owner's sessions when the password is set again", async () => {
+      const e = `reset-${dialect}-${Date.now()}@example.com`;
+      await createAccount(t.deps, e, PASSWORD);
+      const s = await signIn(t, e, PASSWORD);
+      assert.equal((await api(t, s, "GET", "/console/api/me")).statusCode, 200);
+      await setOwnerPassword(t.deps, e, "a brand new password");
+      assert.equal((await api(t, s, "GET", "/console/api/me")).statusCode, 401);
+      await signIn(t, e, "a brand new password");
     });
 
     it("rotates the owner's identifier after the password: the old one stops at once", async () => {

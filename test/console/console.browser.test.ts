@@ -8,7 +8,6 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
@@ -17,6 +16,7 @@ import { recordLogin } from "../../src/modules/guests/guest-activity.service.js"
 import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { launchChromium } from "../helpers/browser.js";
 import { DIALECTS } from "../helpers/db.js";
+import { freeTcpPort } from "../helpers/ports.js";
 import { subUserParams } from "../helpers/sub-users.js";
 
 const ARTIFACTS = "test-artifacts/console";
@@ -25,14 +25,6 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Vouchers", "Sub-users", "API access"];
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 /** Clicks a form's submit button and waits for the page to move to `url`, failing with the form's errors if it does not. */
 async function submitTo(page: Page, button: string, url: RegExp): Promise<void> {
@@ -68,7 +60,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
-      const port = await freePort();
+      const port = await freeTcpPort();
       base = `http://127.0.0.1:${port}`;
       t = await createTestApp(dialect, { PUBLIC_URL: base });
       await t.app.listen({ host: "127.0.0.1", port });

@@ -79,6 +79,8 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
   const location = (await t.call("POST", "create-or-update-location", locationParams())).body.location_id;
   const campaign = (await makeCampaign(t)).campaign_id;
   const device = (await t.call("POST", "create-device", { device_name: "AP", model_id: "openwrt-generic", mac_address: freshMac() })).body.device_id;
+  const mikrotik = (await t.call("POST", "create-device", { device_name: "HotSpot", model_id: "mikrotik-hap-ac2", mac_address: freshMac() })).body.device_id;
+  await t.call("POST", "device-assign-location", { location_id: location, device_id: mikrotik });
   const { guestId } = await login(t, { accountId: t.accountId, locationId: location, timezone: "America/Chicago", at: "2026-03-01T12:00:00Z", identity: "g@example.com" });
   const template = await templateId(t, "CustomFormLogin");
   const range = { from_date: "2026-02-01", to_date: "2026-03-01" };
@@ -107,6 +109,7 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/get-device": () => ({ device_ids: device }),
     "/api/device-list": () => ({}),
     "/api/device-models": () => ({}),
+    "/api/device-mikrotik-login-html": () => ({ device_id: mikrotik }),
     "/api/rotate-device-secret": () => ({ device_id: device }),
     "/api/get-social-logins": () => ({ location_id: location, ...range }),
     "/api/get-visits": () => ({ location_id: location, ...range }),
@@ -174,6 +177,11 @@ for (const dialect of DIALECTS) {
             // The export answers a CSV file (its first line the header) when it succeeds.
             if (res.statusCode === 200 && String(res.headers["content-type"]).startsWith("text/csv")) {
               assert.ok(res.body.startsWith("social_user_id,"), where);
+              continue;
+            }
+            // MikroTik's login.html is a file too.
+            if (res.statusCode === 200 && String(res.headers["content-type"]).startsWith("text/html")) {
+              assert.ok(res.body.includes("$(link-login-only)"), where);
               continue;
             }
             const body = res.json();

@@ -7,12 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
+import { freeTcpPort } from "../helpers/ports.js";
 import { type ControllerStandIn, type TestCertificate, makeCertificate, startOmadaController, startUnifiController } from "./controller-stand-ins.js";
 import { controllerWorld, omadaUrl, unifiUrl } from "./controller-world.js";
 import { countLogins, randomMac } from "./portal-world.js";
@@ -20,14 +20,6 @@ import { type StandIn, startGatewayStandIn } from "./stand-ins.js";
 
 const ARTIFACTS = "test-artifacts";
 const USER = { username: "portal", password: "Portal-Pass-1" };
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 for (const dialect of DIALECTS) {
   describe(`UniFi and Omada guests in Chromium (${dialect})`, () => {
@@ -49,7 +41,7 @@ for (const dialect of DIALECTS) {
         startOmadaController(cert, { ...USER, controllerId: "5e1c0ffee0" }),
         startGatewayStandIn(),
       ]);
-      const port = await freePort();
+      const port = await freeTcpPort();
       base = `http://127.0.0.1:${port}`;
       t = await createTestApp(dialect, { PUBLIC_URL: base, PORTAL_SECRET: "browser-portal-secret", CONTROLLER_TIMEOUT_MS: "3000" });
       await t.app.listen({ host: "127.0.0.1", port });

@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.js";
@@ -16,6 +15,7 @@ import { coovaPapDecode } from "../../src/portal/gateways/coova.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
+import { freeTcpPort } from "../helpers/ports.js";
 import { radclient } from "../radius/radclient.js";
 import { type OAuthMock, startOAuthMock } from "./oauth-mock.js";
 import { type World, coovaUrl, makeWorld, merakiUrl, randomMac, setApAddress } from "./portal-world.js";
@@ -24,14 +24,6 @@ import { type StandIn, type TwilioStandIn, startGatewayStandIn, startTwilioStand
 const UAM_SECRET = "browser-uam-secret";
 const ARTIFACTS = "test-artifacts";
 const CHALLENGE = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 for (const dialect of DIALECTS) {
   describe(`portal in Chromium (${dialect})`, () => {
@@ -45,7 +37,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
       [gateway, twilio, oauth] = await Promise.all([startGatewayStandIn(), startTwilioStandIn(), startOAuthMock()]);
-      const port = await freePort();
+      const port = await freeTcpPort();
       t = await createTestApp(dialect, {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         PORTAL_SECRET: "browser-portal-secret",

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { get } from "../api";
 import { type Location, daysAgo, formatBytes, formatDuration, today } from "../state";
-import { Link, Loading, Notice, Table, useLoad } from "../ui";
+import { Link, Loading, Notice, Table, useLoad , LocationSelect } from "../ui";
 import type { PageProps } from "./page";
 
 interface GuestEntry {
@@ -121,17 +121,7 @@ function Export() {
     <section aria-labelledby="export-h">
       <h2 id="export-h">Export</h2>
       <div class="toolbar">
-        <label>
-          Location{" "}
-          <select value={loc} onChange={(e) => setLoc((e.target as HTMLSelectElement).value)}>
-            <option value="0">All locations</option>
-            {(locations.data?.data ?? []).map((l) => (
-              <option key={l.id} value={String(l.id)}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LocationSelect locations={locations.data?.data ?? []} value={loc} onChange={setLoc} />
         <label>
           From <input type="date" value={from} onChange={(e) => setFrom((e.target as HTMLInputElement).value)} />
         </label>

@@ -3,7 +3,7 @@ import { useMemo, useState } from "preact/hooks";
 import { get } from "../api";
 import { ChartBlock, HoursGrid } from "../charts";
 import { type Location, daysAgo, formatBytes, today } from "../state";
-import { Loading, useLoad } from "../ui";
+import { Loading, useLoad , LocationSelect } from "../ui";
 import type { PageProps } from "./page";
 
 interface Overview {
@@ -42,17 +42,7 @@ export function OverviewPage(_props: PageProps) {
       <h1>Overview</h1>
       <fieldset class="toolbar">
         <legend class="sr-only">What to show</legend>
-        <label>
-          Location{" "}
-          <select value={locationId} onChange={(e) => setLocationId((e.target as HTMLSelectElement).value)}>
-            <option value="0">All locations</option>
-            {(locations.data?.data ?? []).map((l) => (
-              <option key={l.id} value={String(l.id)}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LocationSelect locations={locations.data?.data ?? []} value={locationId} onChange={setLocationId} />
         <span class="presets">
           {PRESETS.map((n) => (
             <button key={n} type="button" aria-pressed={range.preset === n} onClick={() => setRange({ from: daysAgo(end, n - 1), to: end, preset: n })}>

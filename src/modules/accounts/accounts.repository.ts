@@ -33,6 +33,15 @@ export function createAccountRepository() {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /** Ends the owner's console sessions (a new password: whoever knew the old one is signed out). */
+    async deleteOwnerSessions(db: DB, email: string): Promise<void> {
+      await db
+        .deleteFrom("console_sessions")
+        .where("sub_user_id", "is", null)
+        .where("account_id", "in", db.selectFrom("accounts").select("id").where("email", "=", email))
+        .execute();
+    },
+
     /** Holds the account's row until the transaction ends: writers on the account's behalf take turns. */
     async holdForWrite(db: DB, accountId: number): Promise<void> {
       await withRowLock(db, db.selectFrom("accounts").select("id").where("id", "=", accountId), "hold").execute();

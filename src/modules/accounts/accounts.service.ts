@@ -62,12 +62,16 @@ export async function findCaller(ctx: Ctx, identifier: string): Promise<Caller |
   return { accountId: row.account_id, subUserId: row.sub_user_id, readonly: row.readonly === 1 };
 }
 
-/** Sets or resets the owner's password of the account with this e-mail (as given at creation). */
+/**
+ * Sets or resets the owner's password of the account with this e-mail (as given at creation), and
+ * ends the owner's console sessions.
+ */
 export async function setOwnerPassword(ctx: Ctx, email: string, password: string): Promise<void> {
   const passwordHash = await hashOwnerPassword(password);
   if (!(await ctx.repos.accounts.setPasswordHash(ctx.db, email, passwordHash))) {
     throw new UnknownAccountError(`No account has the e-mail ${email}.`);
   }
+  await ctx.repos.accounts.deleteOwnerSessions(ctx.db, email);
 }
 
 /**

@@ -16,29 +16,50 @@ export function lastClosedDay(now: number, timeZone: string): string {
   return addDays(localDay(new Date(now), timeZone), -2);
 }
 
-/** One per app (it holds counts of that app's database); bounded, least recently used entries go first. */
+/**
+ * One per app (it holds counts of that app's database); bounded: at most `maxSeries` series (a kind
+ * of count at one location), least recently used first out, each holding its closed days. Two
+ * levels rather than one key per day: a year at twenty locations is 7,300 look-ups per kind, and
+ * building a string key for each cost more than the rest of the request.
+ */
 export class ClosedDaysCache {
   // Expiry is checked against the caller's `now` (the one the series is computed for), not a clock of the cache.
-  private readonly entries: LRUCache<string, { until: number; counts: readonly number[] }>;
+  private readonly series: LRUCache<string, Map<string, { until: number; counts: readonly number[] }>>;
 
   constructor(
     private readonly ttlMs = CLOSED_DAYS_TTL_MS,
-    maxEntries = 200_000,
+    maxSeries = 5_000,
   ) {
-    this.entries = new LRUCache({ max: maxEntries });
+    this.series = new LRUCache({ max: maxSeries });
   }
 
-  private static key(kind: string, locationId: number, day: string): string {
-    return `${kind}:${locationId}:${day}`;
+  /** The closed days of one kind at one location, to look several days up at once. */
+  seriesOf(kind: string, locationId: number): { get(day: string, now: number): readonly number[] | undefined; set(day: string, counts: readonly number[], now: number): void } {
+    const key = `${kind}:${locationId}`;
+    const ttl = this.ttlMs;
+    const lru = this.series;
+    let days = lru.get(key);
+    return {
+      get(day, now) {
+        const e = days?.get(day);
+        return e && e.until > now ? e.counts : undefined;
+      },
+      set(day, counts, now) {
+        if (ttl <= 0) return;
+        if (!days) {
+          days = new Map();
+          lru.set(key, days);
+        }
+        days.set(day, { until: now + ttl, counts });
+      },
+    };
   }
 
   get(kind: string, locationId: number, day: string, now: number): readonly number[] | undefined {
-    const e = this.entries.get(ClosedDaysCache.key(kind, locationId, day));
-    return e && e.until > now ? e.counts : undefined;
+    return this.seriesOf(kind, locationId).get(day, now);
   }
 
   set(kind: string, locationId: number, day: string, counts: readonly number[], now: number): void {
-    if (this.ttlMs <= 0) return;
-    this.entries.set(ClosedDaysCache.key(kind, locationId, day), { until: now + this.ttlMs, counts });
+    this.seriesOf(kind, locationId).set(day, counts, now);
   }
 }

@@ -11,9 +11,10 @@ import { type ClosedDaysCache, lastClosedDay } from "./closed-days-cache.js";
  * logins: one number per login type, in the order of LOGIN_TYPES; visits (distinct visitors),
  * new_guests (first time at the location) and usage (octets): one number.
  */
-export type CountKind = "logins" | "visits" | "new_guests" | "usage";
+export type CountKind = "logins" | "visits" | "new_guests" | "usage" | "hours";
 
-export const WIDTH: Record<CountKind, number> = { logins: LOGIN_TYPES.length, visits: 1, new_guests: 1, usage: 1 };
+/** hours: logins per local hour of the day, 24 numbers (hourly_logins). */
+export const WIDTH: Record<CountKind, number> = { logins: LOGIN_TYPES.length, visits: 1, new_guests: 1, usage: 1, hours: 24 };
 
 const TYPE_INDEX = new Map<string, number>(LOGIN_TYPES.map((t, i) => [t.code, i]));
 
@@ -29,6 +30,13 @@ async function readRows(ctx: Ctx, kind: CountKind, ids: number[], from: string, 
   if (kind === "visits") return (await repo.visitsByLocationDay(ctx.db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
   if (kind === "new_guests") return (await repo.newGuestsByLocationDay(ctx.db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
   if (kind === "usage") return (await repo.usageByLocationDay(ctx.db, ids, from, to)).map((r) => ({ ...r, index: 0 }));
+  if (kind === "hours") {
+    const rows = await repo.loginsByLocationDayHour(ctx.db, ids, from, to);
+    return rows.map((r) => {
+      const hour = Number(r.hour);
+      return { location_id: r.location_id, day: r.day, count: r.count, index: hour >= 0 && hour < 24 ? hour : undefined };
+    });
+  }
   const rows = await repo.loginsByLocationDay(ctx.db, ids, from, to);
   return rows.map((r) => ({ location_id: r.location_id, day: r.day, count: r.count, index: TYPE_INDEX.get(r.login_type) }));
 }
@@ -58,8 +66,9 @@ export async function dailyCounts(
   const pending: Pending[] = [];
   for (const loc of locations) {
     const lastClosed = lastClosedDay(now, loc.timezone);
+    const series = cache.seriesOf(kind, loc.id);
     for (const day of days) {
-      const cached = day <= lastClosed ? cache.get(kind, loc.id, day, now) : undefined;
+      const cached = day <= lastClosed ? series.get(day, now) : undefined;
       if (!cached) {
         pending.push({ id: loc.id, firstDay: day, lastClosed });
         break;
@@ -85,12 +94,13 @@ export async function dailyCounts(
   const zeros: readonly number[] = Object.freeze(new Array<number>(width).fill(0));
   for (const p of pending) {
     const perDay = byLocation.get(p.id)!;
+    const series = cache.seriesOf(kind, p.id);
     for (const day of days) {
       if (day < p.firstDay) continue;
       const counts = perDay.get(day) ?? zeros;
       add(day, counts);
       // Days without any row are remembered too: most closed days of a quiet venue are zeros.
-      if (day <= p.lastClosed) cache.set(kind, p.id, day, counts, now);
+      if (day <= p.lastClosed) series.set(day, counts, now);
     }
   }
   return sums;

@@ -5,6 +5,8 @@
  */
 import type { Ctx } from "../context.js";
 import { weekdayOf } from "../guests/local-day.js";
+import { ClosedDaysCache } from "./closed-days-cache.js";
+import { dailyCounts } from "./daily-counts.js";
 
 /** Weekdays times hours: index = weekday * 24 + hour, weekday 0 = Monday. */
 export const HOURS_OF_WEEK = 7 * 24;
@@ -19,20 +21,17 @@ export async function hourOfWeekCounts(
   locations: { id: number; timezone: string }[],
   from: string,
   to: string,
+  cache: ClosedDaysCache = new ClosedDaysCache(0),
+  now = Date.now(),
 ): Promise<number[]> {
   const out = new Array<number>(HOURS_OF_WEEK).fill(0);
   if (locations.length === 0 || from > to) return out;
-  const ids = [...new Set(locations.map((l) => l.id))];
-  const rows = await ctx.repos.analytics.loginsByLocationDayHour(ctx.db, ids, from, to);
-  const weekdays = new Map<string, number>();
-  for (const r of rows) {
-    let w = weekdays.get(r.day);
-    if (w === undefined) {
-      w = weekdayOf(r.day);
-      weekdays.set(r.day, w);
-    }
-    const hour = Number(r.hour);
-    if (hour >= 0 && hour < 24) out[w * 24 + hour] += Number(r.count);
+  const unique = [...new Map(locations.map((l) => [l.id, l])).values()];
+  // Per local day, the 24 hours summed over the locations; closed days from the cache when it has them.
+  const perDay = await dailyCounts(ctx, cache, "hours", unique, from, to, now);
+  for (const [day, hours] of perDay) {
+    const w = weekdayOf(day);
+    for (let h = 0; h < 24; h++) out[w * 24 + h] += hours[h];
   }
   return out;
 }

@@ -55,7 +55,7 @@ export async function overview(
     read("visits"),
     read("new_guests"),
     read("usage"),
-    hourOfWeekCounts(ctx, locations, fromDay, toDay),
+    hourOfWeekCounts(ctx, locations, fromDay, toDay, cache, now),
   ]);
   const returningGuests = visits.map((v, d) => Math.max(0, v - newGuests[d]));
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

@@ -100,6 +100,6 @@ export async function endSessionsOf(ctx: Ctx, accountId: number, subUserId: numb
 }
 
 /** Housekeeping: sessions past their expiry. */
-export async function purgeExpiredSessions(ctx: Ctx): Promise<number> {
-  return ctx.repos.console.deleteExpired(ctx.db, nowDatetime());
+export async function purgeExpiredSessions(ctx: Ctx, now = nowDatetime()): Promise<number> {
+  return ctx.repos.console.deleteExpired(ctx.db, now);
 }

@@ -105,3 +105,8 @@ export async function rotateRadiusSecret(ctx: Ctx, device: DeviceRow): Promise<D
   await ctx.repos.devices.setRadiusSecret(ctx.db, device.id, secret, now);
   return { ...device, radius_secret: secret, update_date: now };
 }
+
+/** The devices assigned to a location, secrets included (the portal tries the openNDS routers' faskeys). */
+export async function findDevicesAtLocation(ctx: Ctx, locationId: number): Promise<DeviceRow[]> {
+  return ctx.repos.devices.listByLocation(ctx.db, locationId);
+}

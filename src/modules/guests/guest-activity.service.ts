@@ -311,3 +311,19 @@ export async function recordVisit(
   const day = localDay(input.at ?? new Date(), input.timezone);
   return inTransaction(db, (trx) => countVisit(trx, input.locationId, day, input.guestId));
 }
+
+/**
+ * Data a guest used at a location, counted on the local day of `at` (what RADIUS accounting adds up
+ * from a gateway's octet counters; the demo generator writes it directly).
+ */
+export async function recordUsage(
+  db: DB,
+  input: { guestId: number; locationId: number; timezone: string; octets: number; at?: Date },
+): Promise<void> {
+  const day = localDay(input.at ?? new Date(), input.timezone);
+  await db
+    .insertInto("daily_usage")
+    .values({ guest_id: input.guestId, location_id: input.locationId, day, octets: input.octets })
+    .onConflict((oc) => oc.columns(["guest_id", "location_id", "day"]).doUpdateSet({ octets: increment("daily_usage.octets", input.octets) }))
+    .execute();
+}

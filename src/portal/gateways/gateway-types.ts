@@ -42,7 +42,86 @@ export interface OmadaState {
   vid: number;
 }
 
-export type GatewayState = CoovaState | MerakiState | UnifiState | OmadaState;
+
+/** openNDS FAS (opennds.ts): what the hand-off needs; the faskey is the device's secret, looked up at login. */
+export interface OpenNdsState {
+  kind: "opennds";
+  /** faslevel: 1 (base64), 2 (AES, the browser is sent to authdir), 3 (AES, authmon collects the grant). */
+  level: 1 | 2 | 3;
+  /** gatewayaddress: the router's LAN address and port (`192.168.8.1:2050`). */
+  address: string;
+  authdir: string;
+  /** The client's hash id (hid), from which the token is made. */
+  hid: string;
+  /** sha256 of the gateway name: authmon's `gatewayhash`. */
+  gwhash: string;
+  /** gatewaymac, canonical: the device whose secret is the faskey. */
+  mac: string;
+  /** originurl: where the guest was going. */
+  originurl: string;
+}
+
+/** MikroTik HotSpot (mikrotik.ts). */
+export interface MikrotikState {
+  kind: "mikrotik";
+  /** link-login-only: the router's login URL, vetted (targetAllowed). */
+  login: string;
+  /** link-orig: where the guest was going. */
+  orig: string;
+  /** CHAP id (one byte) and challenge, hex; both "" when the router offers no CHAP (PAP). */
+  chapId: string;
+  challenge: string;
+}
+
+/** Meraki sign-on splash (meraki-signon.ts): credentials posted to Meraki's cloud, which asks RADIUS. */
+export interface MerakiSignOnState {
+  kind: "meraki-signon";
+  /** login_url, vetted (targetAllowed). */
+  login: string;
+  /** continue_url. */
+  cont: string;
+}
+
+/** Aruba (aruba.ts). */
+export interface ArubaState {
+  kind: "aruba";
+  /** https://{switchip}/cgi-bin/login, or /swarm.cgi on Instant. */
+  login: string;
+  /** url: where the guest was going. */
+  url: string;
+  instant: boolean;
+}
+
+/** RUCKUS ZoneDirector / Unleashed (ruckus.ts). */
+export interface RuckusState {
+  kind: "ruckus";
+  /** http://{sip}:9997/login */
+  login: string;
+  uip: string;
+  clientMac: string;
+  url: string;
+}
+
+/** Cambium cnPilot / cnMaestro (cambium.ts). */
+export interface CambiumState {
+  kind: "cambium";
+  /** http://{ga_srvr}:880/cgi-bin/hotspot_login.cgi?{the redirect's ga_* parameters, as received} */
+  login: string;
+  /** ga_orig_url: where the AP sends the guest afterwards. */
+  orig: string;
+}
+
+export type GatewayState =
+  | CoovaState
+  | MerakiState
+  | UnifiState
+  | OmadaState
+  | OpenNdsState
+  | MikrotikState
+  | MerakiSignOnState
+  | ArubaState
+  | RuckusState
+  | CambiumState;
 
 /** A gateway redirect, parsed; the AP still has to be found among registered devices. */
 export interface GatewayArrival {

@@ -6,7 +6,12 @@
 import { BlockList, isIP } from "node:net";
 import { parseCoova } from "./coova.js";
 import type { GatewayArrival, GatewayParse } from "./gateway-types.js";
+import { ARUBA_SECURELOGIN, parseAruba } from "./aruba.js";
+import { parseCambium } from "./cambium.js";
 import { parseMeraki } from "./meraki.js";
+import { parseMerakiSignOn } from "./meraki-signon.js";
+import { parseRuckus } from "./ruckus.js";
+import { parseMikrotik } from "./mikrotik.js";
 import { parseOmada } from "./omada.js";
 
 export type { GatewayArrival, GatewayParse, GatewayState } from "./gateway-types.js";
@@ -24,6 +29,11 @@ export function parseGateway(input: GatewayParseInput): GatewayParse {
   if (q.uamip !== undefined || q.challenge !== undefined) return parseCoova(q, input.rawUrls, input.coovaUamSecret);
   if (q.base_grant_url !== undefined) return parseMeraki(q);
   if (q.clientMac !== undefined) return parseOmada(q);
+  if (q["link-login-only"] !== undefined) return parseMikrotik(q);
+  if (q.login_url !== undefined) return parseMerakiSignOn(q);
+  if (q.ga_srvr !== undefined) return parseCambium(q, input.rawUrls[0] ?? "");
+  if (q.sip !== undefined) return parseRuckus(q);
+  if (q.cmd !== undefined && (q.apmac !== undefined || q.essid !== undefined || q.switchip !== undefined)) return parseAruba(q);
   return { kind: "none" };
 }
 
@@ -50,6 +60,9 @@ export function isLocalAddress(ip: string): boolean {
   return false;
 }
 
+/** Families whose hand-off goes to the gateway's own LAN address (opennds.ts, mikrotik.ts, ...). */
+const LAN_TARGET_KINDS: ReadonlySet<string> = new Set(["opennds", "mikrotik", "ruckus", "cambium"]);
+
 /**
  * Whether the hand-off target is one this AP vouches for. Coova: the gateway's own LAN address
  * (private or loopback) or the AP's registered address. Meraki: Meraki's cloud
@@ -60,7 +73,12 @@ export function targetAllowed(arrival: GatewayArrival, apAddress: string): boole
   const known = apAddress.trim().toLowerCase();
   if (known !== "" && host === known) return true;
   if (arrival.state.kind === "coova") return isLocalAddress(host);
+  if (LAN_TARGET_KINDS.has(arrival.state.kind)) return isLocalAddress(host);
+  if (arrival.state.kind === "aruba") return host === ARUBA_SECURELOGIN || isLocalAddress(host);
   // Controller families: the grant goes to the location's own controller, nothing to the query's hosts.
   if (arrival.state.kind === "unifi" || arrival.state.kind === "omada") return true;
-  return arrival.state.grant.startsWith("https://") && (host === "network-auth.com" || host.endsWith(".network-auth.com"));
+  const cloud = host === "network-auth.com" || host.endsWith(".network-auth.com");
+  if (arrival.state.kind === "meraki-signon") return arrival.state.login.startsWith("https://") && cloud;
+  if (arrival.state.kind !== "meraki") return false;
+  return arrival.state.grant.startsWith("https://") && cloud;
 }
