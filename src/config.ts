@@ -122,6 +122,8 @@ export interface Config {
   portalLoginRateLimitPerMinute: number;
   /** Texts per client address, and per location, per minute. */
   portalSmsRateLimitPerMinute: number;
+  /** Voucher codes tried per client address per minute (guessing is pointless at this rate); 0 turns it off. */
+  portalVoucherTriesPerMinute: number;
   /**
    * CoovaChilli `uamsecret` shared by every Coova gateway of this service. When set, the portal
    * requires and verifies `md` on gateway redirects and uses it to encode the logon password.
@@ -295,6 +297,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     portalSecret,
     portalLoginRateLimitPerMinute: int(env, "PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE", 600, 0, 1_000_000),
     portalSmsRateLimitPerMinute: int(env, "PORTAL_SMS_RATE_LIMIT_PER_MINUTE", 10, 1, 1_000_000),
+    portalVoucherTriesPerMinute: int(env, "PORTAL_VOUCHER_TRIES_PER_MINUTE", 10, 0, 1_000_000),
     coovaUamSecret,
     metricsToken,
     redisUrl,

@@ -10,6 +10,7 @@ import { LocationsPage } from "./pages/locations";
 import { OverviewPage } from "./pages/overview";
 import { SessionsPage } from "./pages/sessions";
 import { SubUsersPage } from "./pages/subusers";
+import { VouchersPage } from "./pages/vouchers";
 import { type Session, navigate } from "./state";
 import { Form, Link, Notice } from "./ui";
 
@@ -20,6 +21,7 @@ const PAGES = [
   { path: "/console/campaigns", title: "Campaigns", page: CampaignsPage },
   { path: "/console/devices", title: "Devices", page: DevicesPage },
   { path: "/console/guests", title: "Guests", page: GuestsPage },
+  { path: "/console/vouchers", title: "Vouchers", page: VouchersPage },
   { path: "/console/sub-users", title: "Sub-users", page: SubUsersPage },
   { path: "/console/api-access", title: "API access", page: AccessPage },
 ] as const;

@@ -318,6 +318,12 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
       const v = body[`login_${m}`];
       if (v === "1" || v === "0") payload.login_options[m] = v === "1";
     }
+    for (const k of ["terms_required", "marketing_opt_in"] as const) {
+      const v = body[k];
+      if (v === "1" || v === "0") payload.consent[k] = v === "1";
+    }
+    const marketingText = text("marketing_text", 1000);
+    if (marketingText) payload.consent.marketing_text = marketingText;
     const page = renderLogin(reply, { config, terms }, payload, "preview", null, {
       notice: "Preview: this is the page guests see. Logins from the preview are not possible.",
     });

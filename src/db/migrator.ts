@@ -25,6 +25,7 @@ import * as quietDeviceHeard from "./migrations/2026-12-13T0000-quiet-device-hea
 import * as consoleSessions from "./migrations/2026-12-14T0000-console.js";
 import * as guestSearch from "./migrations/2026-12-14T0100-guest-search.js";
 import * as guestRightsAndWebhooks from "./migrations/2026-12-15T0000-guest-rights-and-webhooks.js";
+import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vouchers.js";
 import * as coaRequests from "./migrations/2026-12-17T0000-coa-requests.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
@@ -45,6 +46,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-14T0000-console", consoleSessions],
   ["2026-12-14T0100-guest-search", guestSearch],
   ["2026-12-15T0000-guest-rights-and-webhooks", guestRightsAndWebhooks],
+  ["2026-12-16T0000-consent-and-vouchers", consentAndVouchers],
   ["2026-12-17T0000-coa-requests", coaRequests],
 ];
 

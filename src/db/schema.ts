@@ -123,6 +123,10 @@ export interface GuestsTable {
   radius_session_last_datetime: string | null;
   created_at: string;
   updated_at: string;
+  /** The guest's latest marketing choice on a page that asked (0/1), when and for which text version. */
+  marketing_opt_in: Generated<number>;
+  marketing_opt_in_at: Generated<string | null>;
+  marketing_version: Generated<string>;
 }
 
 export interface LoginsTable {
@@ -142,6 +146,14 @@ export interface LoginsTable {
   device_brand: string;
   logged_at: string;
   local_day: string;
+  /** 1 when the guest ticked the campaign's terms (or the page required them and they connected). */
+  terms_accepted: Generated<number>;
+  /** 1 when the guest ticked the campaign's marketing opt-in; never 1 unless they did. */
+  marketing_opt_in: Generated<number>;
+  /** Versions of the texts shown (sha256 of the text, 16 hex digits), "" when the page showed none. */
+  terms_version: Generated<string>;
+  marketing_version: Generated<string>;
+  voucher_id: Generated<number | null>;
 }
 
 export interface GuestLocationsTable {
@@ -208,6 +220,8 @@ export interface PortalCredentialsTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** The voucher the login came through: its limits override the location's in the Access-Accept. */
+  voucher_id?: number | null;
 }
 
 export interface RadiusSessionsTable {
@@ -322,6 +336,46 @@ export interface DailyNewGuestsTable {
   count: number;
 }
 
+export interface VoucherBatchesTable {
+  id: Generated<number>;
+  account_id: number;
+  code_count: number;
+  duration_minutes: number;
+  /** Bytes for the whole code (all its devices and sessions); 0 = none. */
+  data_cap: number;
+  /** Bytes per second; 0 = the location's. */
+  bandwidth_up: number;
+  bandwidth_down: number;
+  devices_per_code: number;
+  /** A code cannot be used after this (UTC); null = never. */
+  expires_at: string | null;
+  created_at: string;
+}
+
+export interface VoucherBatchLocationsTable {
+  batch_id: number;
+  location_id: number;
+}
+
+export interface VouchersTable {
+  id: Generated<number>;
+  account_id: number;
+  batch_id: number;
+  code: string;
+  /** The first login with the code: its duration counts from here. */
+  first_used_at: string | null;
+  /** first_used_at plus the batch's duration: the code's time runs out then. */
+  ends_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface VoucherDevicesTable {
+  voucher_id: number;
+  /** The client MAC, or the page session when the gateway gives none. */
+  device_key: string;
+  first_used_at: string;
+}
+
 export interface OpenNdsGrantsTable {
   id: Generated<number>;
   location_id: number;
@@ -402,6 +456,10 @@ export interface Database {
   portal_grants: PortalGrantsTable;
   console_sessions: ConsoleSessionsTable;
   daily_new_guests: DailyNewGuestsTable;
+  voucher_batches: VoucherBatchesTable;
+  voucher_batch_locations: VoucherBatchLocationsTable;
+  vouchers: VouchersTable;
+  voucher_devices: VoucherDevicesTable;
   opennds_grants: OpenNdsGrantsTable;
   coa_requests: CoaRequestsTable;
   webhooks: WebhooksTable;

@@ -18,6 +18,7 @@ import { type LocationRepository, createLocationRepository } from "./locations/l
 import { type SessionRepository, createSessionRepository } from "./sessions/sessions.repository.js";
 import { type SubUserRepository, createSubUserRepository } from "./subusers/subusers.repository.js";
 import { type WebhookRepository, createWebhookRepository } from "./webhooks/webhooks.repository.js";
+import { type VoucherRepository, createVoucherRepository } from "./vouchers/vouchers.repository.js";
 
 export interface Repositories {
   accounts: AccountRepository;
@@ -32,6 +33,7 @@ export interface Repositories {
   sessions: SessionRepository;
   subUsers: SubUserRepository;
   webhooks: WebhookRepository;
+  vouchers: VoucherRepository;
 }
 
 export function createRepositories(): Repositories {
@@ -48,6 +50,7 @@ export function createRepositories(): Repositories {
     sessions: createSessionRepository(),
     subUsers: createSubUserRepository(),
     webhooks: createWebhookRepository(),
+    vouchers: createVoucherRepository(),
   };
 }
 

@@ -11,6 +11,7 @@ import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 import { webhookRoutes } from "./webhooks/webhooks.routes.js";
+import { voucherRoutes } from "./vouchers/vouchers.routes.js";
 
 export function registerApiModules(api: ApiRouter<Ctx>): void {
   locationRoutes(api);
@@ -21,6 +22,7 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   analyticsRoutes(api);
   sessionRoutes(api);
   controllerRoutes(api);
+  voucherRoutes(api);
   mikrotikLoginRoutes(api);
   webhookRoutes(api);
 }

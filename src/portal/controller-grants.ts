@@ -13,6 +13,7 @@ import type { Ctx } from "../modules/context.js";
 import { controllerOfLocation } from "../modules/controllers/controllers.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { loadOptions } from "../modules/locations/locations.service.js";
+import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
 import { ControllerError } from "./gateways/controller-http.js";
 import type { OmadaState, UnifiState } from "./gateways/gateway-types.js";
 import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/omada.js";
@@ -30,6 +31,24 @@ export function kbpsOf(bytesPerSecond: number): number {
 /** bytes -> MB (UniFi's data quota, 2^20 bytes), rounded up; 0 stays 0 (no quota). */
 export function megabytesOf(bytes: number): number {
   return bytes > 0 ? Math.ceil(bytes / 1_048_576) : 0;
+}
+
+/**
+ * What a grant allows: the location's options, or a voucher's own where it sets them (its time
+ * left always; its rates and data left when it has them).
+ */
+export function grantLimits(
+  options: { session_time_limit: number; max_bandwidth_up: number; max_bandwidth_down: number; daily_bandwidth_cap: number },
+  voucher?: VoucherLimits,
+): { seconds: number; up: number; down: number; bytes: number } {
+  const seconds = options.session_time_limit > 0 ? options.session_time_limit : CONTROLLER_DEFAULT_GRANT_SECONDS;
+  if (!voucher) return { seconds, up: options.max_bandwidth_up, down: options.max_bandwidth_down, bytes: options.daily_bandwidth_cap };
+  return {
+    seconds: voucher.secondsLeft,
+    up: voucher.bandwidthUp > 0 ? voucher.bandwidthUp : options.max_bandwidth_up,
+    down: voucher.bandwidthDown > 0 ? voucher.bandwidthDown : options.max_bandwidth_down,
+    bytes: voucher.bytesLeft ?? options.daily_bandwidth_cap,
+  };
 }
 
 interface Sessions {
@@ -58,7 +77,7 @@ export class ControllerGrants {
    * Lets `clientMac` in at `location` through its controller and answers for how many seconds;
    * throws the portal's retry page when that fails.
    */
-  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState): Promise<number> {
+  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState, voucher?: VoucherLimits): Promise<number> {
     const key = await secretBoxKey(ctx.db, this.config.secretBoxKey);
     const [access, options] = await Promise.all([controllerOfLocation(ctx, key, location.id), loadOptions(ctx, location.id)]);
     const where = { location_id: location.id, controller_id: access?.id, family: gw.kind };
@@ -68,7 +87,8 @@ export class ControllerGrants {
           : "portal: the location has no controller, or its credentials cannot be opened (was SECRET_BOX_KEY changed?)");
       throw portalErrors.controllerMissing();
     }
-    const seconds = options.session_time_limit > 0 ? options.session_time_limit : CONTROLLER_DEFAULT_GRANT_SECONDS;
+    const limits = grantLimits(options, voucher);
+    const seconds = limits.seconds;
     const sessions = this.sessionsOf(access.id, access.version);
     const timeoutMs = this.config.controllerTimeoutMs;
     try {
@@ -79,9 +99,9 @@ export class ControllerGrants {
             mac: clientMac,
             apMac: gw.ap,
             minutes: Math.ceil(seconds / 60),
-            up: kbpsOf(options.max_bandwidth_up),
-            down: kbpsOf(options.max_bandwidth_down),
-            bytes: megabytesOf(options.daily_bandwidth_cap),
+            up: kbpsOf(limits.up),
+            down: kbpsOf(limits.down),
+            bytes: megabytesOf(limits.bytes),
           },
         );
       } else {

@@ -61,6 +61,7 @@ export async function createPortalDeps(app: FastifyInstance, ctx: PortalCtx, met
     limits: createPortalRateLimits(app, {
       loginPerMinute: config.portalLoginRateLimitPerMinute,
       smsPerMinute: config.portalSmsRateLimitPerMinute,
+      voucherPerMinute: config.portalVoucherTriesPerMinute,
     }),
     terms: new TermsSanitizer(),
     metrics,

@@ -53,6 +53,8 @@ export const portalErrors = {
     }),
   controllerMissing: () =>
     e(502, "This WiFi cannot let guests in yet: it is not fully set up. Please ask a member of staff."),
+  voucherTries: (retryAfter: number) =>
+    e(429, `Too many voucher codes were tried from this network. Please wait ${retryAfter} seconds and try again.`, retryHeader(retryAfter)),
   smsFailed: () => e(502, "We could not send the text message. Please check the number or choose another login method."),
   smsTooMany: (minutes: number) =>
     e(429, `Several codes were already sent to this number. Please use the latest one, or try again in ${minutes} minutes.`, retryHeader(minutes * 60)),

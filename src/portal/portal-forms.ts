@@ -2,12 +2,15 @@
  * What guests type into the login forms, checked. Errors are keyed by the input's id on the page
  * so the page can show each next to its field.
  */
+import type { ConsentSettings } from "../modules/campaigns/campaign-payload.js";
 import type { GuestProfileInput } from "../modules/guests/guest-activity.service.js";
 
 export type FormErrors = Record<string, string>;
 
 export interface FormResult {
   errors: FormErrors;
+  /** What was ticked (set by the route from parseConsent). */
+  consent?: ConsentChoice;
   /** Identity within the login type; "" when the form gives none (the device is then the identity). */
   identity: string;
   profile: GuestProfileInput;
@@ -64,8 +67,36 @@ export function parseEmailForm(body: Record<string, unknown>): FormResult {
   return { errors, identity: email, profile: { email }, values: { "email-email": email } };
 }
 
-export function parseClickThrough(body: Record<string, unknown>): FormResult {
-  const accepted = field(body, "accept_terms") !== "";
-  const errors: FormErrors = accepted ? {} : { "ct-terms": "Please accept the terms of use to connect." };
-  return { errors, identity: "", profile: {}, values: {} };
+export function parseClickThrough(_body: Record<string, unknown>): FormResult {
+  // The terms box of click-through is always required: checked with the other consent boxes.
+  return { errors: {}, identity: "", profile: {}, values: {} };
+}
+
+/** What the guest ticked on a login form. */
+export interface ConsentChoice {
+  termsAccepted: boolean;
+  marketingOptIn: boolean;
+}
+
+/** A choice as the signed state and cookie carry it, and back. */
+export function packConsent(c: ConsentChoice): [number, number] {
+  return [c.termsAccepted ? 1 : 0, c.marketingOptIn ? 1 : 0];
+}
+
+export function unpackConsent(c: [number, number] | undefined): ConsentChoice | undefined {
+  return Array.isArray(c) ? { termsAccepted: c[0] === 1, marketingOptIn: c[1] === 1 } : undefined;
+}
+
+export const TERMS_ERROR = "Please accept the terms of use to connect.";
+
+/**
+ * The consent boxes of the form with id prefix `prefix` (custom, email, sms, voucher, ct): an error
+ * under `<prefix>-terms` when the campaign requires the terms and the box is not ticked. The
+ * marketing box counts only when ticked and offered; it is never required.
+ */
+export function parseConsent(body: Record<string, unknown>, settings: ConsentSettings, prefix: string, termsRequired = settings.terms_required): { errors: FormErrors; choice: ConsentChoice } {
+  const termsAccepted = field(body, "accept_terms") !== "";
+  const marketingOptIn = settings.marketing_opt_in && field(body, "marketing_opt_in") !== "";
+  const errors: FormErrors = termsRequired && !termsAccepted ? { [`${prefix}-terms`]: TERMS_ERROR } : {};
+  return { errors, choice: { termsAccepted, marketingOptIn } };
 }

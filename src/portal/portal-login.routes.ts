@@ -1,12 +1,14 @@
 /** The form logins: custom form, e-mail, click-through. Thin: parse, call the login service, hand off. */
 import type { FastifyInstance } from "fastify";
-import { type FormResult, parseClickThrough, parseCustomForm, parseEmailForm } from "./portal-forms.js";
+import { type FormResult, parseClickThrough, parseConsent, parseCustomForm, parseEmailForm } from "./portal-forms.js";
 import { retryableOnPage } from "./portal-errors.js";
 import { type Handoff, type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { rememberDevice } from "./returning-guest.js";
 import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
+
+const PREFIX = { custom: "custom", email: "email", clickthrough: "ct" } as const;
 
 const FORMS: Record<"custom" | "email" | "clickthrough", (body: Record<string, unknown>, ctx: LoginContext) => FormResult> = {
   custom: (body, ctx) => parseCustomForm(body, ctx.payload.custom_fields),
@@ -20,6 +22,8 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
       const ctx = await beginLogin(request, deps, method);
       const body = bodyOf(request);
       const form = FORMS[method](body, ctx);
+      const consent = parseConsent(body, ctx.payload.consent, PREFIX[method], method === "clickthrough" || ctx.payload.consent.terms_required);
+      Object.assign(form.errors, consent.errors);
       if (Object.keys(form.errors).length > 0) {
         reply.code(400);
         return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, {
@@ -34,6 +38,7 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
           method,
           identity: form.identity,
           profile: form.profile,
+          consent: consent.choice,
           userAgent: userAgentOf(request),
           clientIp: request.ip,
           onGuest: rememberDevice(reply, deps, ctx.location),

@@ -3,15 +3,17 @@
  * a campaign offering that method, record the login (recordLogin: guest, login, aggregates), and
  * hand the guest back to the gateway that sent them, or to the campaign's redirect_url.
  */
+import { createHash } from "node:crypto";
 import type { Config } from "../config.js";
 import { isHttpUrl } from "../http/validation.js";
 import { type CampaignPayload, type LoginMethod, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
 import type { Ctx } from "../modules/context.js";
-import { type GuestProfileInput, recordLogin } from "../modules/guests/guest-activity.service.js";
+import { type GuestProfileInput, type LoginConsent, recordLogin } from "../modules/guests/guest-activity.service.js";
 import { type LoginType, loginTypeOfMethod } from "../modules/guests/login-types.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
+import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
 import { recordGrant } from "../modules/sessions/captive-status.service.js";
 import { newCredential } from "../radius/portal-credentials.js";
@@ -85,6 +87,26 @@ export interface LoginInput {
   as?: { loginType: string; identity: string };
   /** Told the guest once the login is recorded (the portal sets the device cookie with it). */
   onGuest?: (guestId: number) => void;
+  /** The voucher the guest logged in with, and what it grants now. */
+  voucher?: VoucherLimits;
+  /** What the guest ticked on the page; undefined: the method's form had no consent boxes. */
+  consent?: { termsAccepted: boolean; marketingOptIn: boolean };
+}
+
+/** A text's version as logins record it: 16 hex digits of its SHA-256 ("" for no text). */
+export function textVersion(text: string): string {
+  return text === "" ? "" : createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
+}
+
+function loginConsent(payload: CampaignPayload, choice: LoginInput["consent"]): LoginConsent {
+  const marketingAsked = payload.consent.marketing_opt_in && choice !== undefined;
+  return {
+    termsAccepted: choice?.termsAccepted ?? false,
+    termsVersion: choice?.termsAccepted ? textVersion(payload.custom_terms) : "",
+    marketingAsked,
+    marketingOptIn: marketingAsked && (choice?.marketingOptIn ?? false),
+    marketingVersion: marketingAsked ? textVersion(payload.consent.marketing_text) : "",
+  };
 }
 
 /** Anonymous logins (click-through, a form without e-mail or phone) are one guest per device. */
@@ -102,12 +124,15 @@ export async function completeLogin(
   const gw = state.gw;
   // Controller families: the guest is let in before the login is recorded, so that a guest who
   // retries after a controller failure is not counted twice.
-  const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw) : undefined;
+  const voucher = input.voucher;
+  const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw, voucher) : undefined;
   // A gateway that logs the guest on with RADIUS gets a one-time credential, stored with the login.
   const issued =
     gw?.kind === "coova" || isPostLogin(gw)
       ? newCredential({ locationId: location.id, deviceId: state.dev, clientMac: state.mac, ttlSeconds: config.radius.credentialTtlSeconds })
       : undefined;
+  // RADIUS finds the voucher's limits through the credential.
+  if (issued && voucher) issued.row.voucher_id = voucher.voucherId;
   const { guestId } = await recordLogin(app.db, {
     accountId: location.account_id,
     locationId: location.id,
@@ -120,6 +145,8 @@ export async function completeLogin(
     clientMac: state.mac,
     userAgent: input.userAgent,
     credential: issued?.row,
+    consent: loginConsent(payload, input.consent),
+    voucherId: voucher?.voucherId ?? null,
   });
   input.onGuest?.(guestId);
   const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
@@ -134,7 +161,7 @@ export async function completeLogin(
   }
   if (gw?.kind === "meraki") {
     const options = await loadOptions(app, location.id);
-    const duration = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
+    const duration = voucher ? voucher.secondsLeft : options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     await remember(duration);
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
   }

@@ -8,6 +8,7 @@ import { param } from "./gateways/gateway-params.js";
 import { authorizationRequest, callbackUrl, exchangeCode, fetchProfile } from "./oauth/oauth-client.js";
 import { PROVIDER_LABELS, isSocialProvider } from "./oauth/oauth-providers.js";
 import { portalErrors } from "./portal-errors.js";
+import { packConsent, parseConsent, unpackConsent } from "./portal-forms.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { completeLogin, loadLoginContext } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
@@ -21,10 +22,22 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.post<{ Params: { provider: string } }>("/portal/login/oauth/:provider", { schema: { hide: true } }, async (request, reply) => {
     const provider = request.params.provider;
     if (!isSocialProvider(provider)) throw portalErrors.pageNotFound();
-    await beginLogin(request, deps, provider);
+    const ctx = await beginLogin(request, deps, provider);
+    const body = bodyOf(request);
+    const consent = parseConsent(body, ctx.payload.consent, "social");
+    if (Object.keys(consent.errors).length > 0) {
+      reply.code(400);
+      return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, { notice: "Please check the form below.", errors: consent.errors });
+    }
     const cfg = deps.config.oauth[provider]!;
     const auth = authorizationRequest(provider, cfg, callbackUrl(deps.config.publicUrl, provider));
-    setOAuthCookie(reply, deps.signer, deps.config.publicUrl, { p: provider, n: auth.nonce, v: auth.verifier, s: String(bodyOf(request).state) });
+    setOAuthCookie(reply, deps.signer, deps.config.publicUrl, {
+      p: provider,
+      n: auth.nonce,
+      v: auth.verifier,
+      s: String(body.state),
+      c: packConsent(consent.choice),
+    });
     setPortalHeaders(reply, newNonce(), []);
     return reply.redirect(auth.url, 303);
   });
@@ -54,6 +67,7 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
         method: provider,
         identity: social.id,
         profile: social.profile,
+        consent: unpackConsent(pending.c),
         userAgent: userAgentOf(request),
         clientIp: request.ip,
         onGuest: rememberDevice(reply, deps, ctx.location),

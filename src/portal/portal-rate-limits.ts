@@ -15,6 +15,8 @@ export interface PortalRateLimitSettings {
   loginPerMinute: number;
   /** Texts per client address, and per location, per minute; 0 turns the limit off. */
   smsPerMinute: number;
+  /** Voucher codes tried per client address per minute; 0 turns the limit off. */
+  voucherPerMinute: number;
 }
 
 export interface PortalRateLimits {
@@ -22,11 +24,14 @@ export interface PortalRateLimits {
   loginAttempt(request: FastifyRequest): Promise<void>;
   /** A text about to be sent. An address over its limit stops here, before it uses up the location's. */
   smsSend(request: FastifyRequest, locationId: number): Promise<void>;
+  /** A voucher code about to be checked: every try counts, right or wrong, so a guesser learns nothing past the limit. */
+  voucherTry(request: FastifyRequest): Promise<void>;
 }
 
 export function createPortalRateLimits(app: FastifyInstance, settings: PortalRateLimitSettings): PortalRateLimits {
   const logins = minuteLimit(app, "portal-login", settings.loginPerMinute);
   const texts = minuteLimit(app, "portal-sms", settings.smsPerMinute);
+  const vouchers = minuteLimit(app, "portal-voucher", settings.voucherPerMinute);
   return {
     async loginAttempt(request) {
       const wait = await logins(request, clientAddressKey(request.ip));
@@ -37,6 +42,10 @@ export function createPortalRateLimits(app: FastifyInstance, settings: PortalRat
       if (fromAddress !== undefined) throw portalErrors.smsFromNetwork(fromAddress);
       const atLocation = await texts(request, `location:${locationId}`);
       if (atLocation !== undefined) throw portalErrors.smsAtLocation(atLocation);
+    },
+    async voucherTry(request) {
+      const wait = await vouchers(request, clientAddressKey(request.ip));
+      if (wait !== undefined) throw portalErrors.voucherTries(wait);
     },
   };
 }

@@ -100,6 +100,8 @@ function loginModel(deps: RenderDeps, payload: CampaignPayload, nonce: string, s
     email: available("email"),
     sms: available("sms"),
     clickthrough: available("clickthrough"),
+    voucher: available("voucher"),
+    consent: { terms: payload.consent.terms_required, marketing: payload.consent.marketing_opt_in ? payload.consent.marketing_text : null },
     ...extras,
   };
 }

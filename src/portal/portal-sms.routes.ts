@@ -1,7 +1,7 @@
 /** SMS login: ask for a number, text a code, check the code, hand off. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { portalErrors } from "./portal-errors.js";
-import { e164, field } from "./portal-forms.js";
+import { type ConsentChoice, e164, field, packConsent, parseConsent, unpackConsent } from "./portal-forms.js";
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, renderSmsCode, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
@@ -11,7 +11,7 @@ import { sealPageState } from "./portal-state.js";
 import { sendLoginCode, verifyLoginCode } from "./sms/sms-login.service.js";
 import { SmsSendError } from "./sms/twilio-client.js";
 
-async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginContext, phone: string): Promise<string> {
+async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginContext, phone: string, consent: ConsentChoice | undefined): Promise<string> {
   await deps.limits.smsSend(request, ctx.location.id);
   try {
     await sendLoginCode(deps.ctx, deps.config, deps.signer, ctx.location, phone);
@@ -21,7 +21,7 @@ async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginCon
     throw portalErrors.smsFailed();
   }
   const { v: _v, exp: _exp, ...rest } = ctx.state;
-  return sealPageState(deps.signer, { ...rest, phone });
+  return sealPageState(deps.signer, { ...rest, phone, ...(consent ? { consent: packConsent(consent) } : {}) });
 }
 
 export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
@@ -30,15 +30,16 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const body = bodyOf(request);
     const raw = field(body, "phone", 32);
     const phone = e164(raw);
-    if (!phone) {
+    const consent = parseConsent(body, ctx.payload.consent, "sms");
+    if (!phone || Object.keys(consent.errors).length > 0) {
       reply.code(400);
       return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, {
         notice: "Please check the form below.",
-        errors: { "sms-phone": "Please enter your mobile number with its country code, for example +44 7700 900123." },
+        errors: { ...(phone ? {} : { "sms-phone": "Please enter your mobile number with its country code, for example +44 7700 900123." }), ...consent.errors },
         values: { "sms-phone": raw },
       });
     }
-    const state = await textCode(request, deps, ctx, phone);
+    const state = await textCode(request, deps, ctx, phone, consent.choice);
     return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone);
   });
 
@@ -46,7 +47,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const ctx = await beginLogin(request, deps, "sms");
     const phone = ctx.state.phone;
     if (!phone) throw portalErrors.sessionExpired();
-    const state = await textCode(request, deps, ctx, phone);
+    const state = await textCode(request, deps, ctx, phone, unpackConsent(ctx.state.consent));
     return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone, { notice: "We sent you a new code." });
   });
 
@@ -64,6 +65,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
       method: "sms",
       identity: phone,
       profile: { phone_number: phone },
+      consent: unpackConsent(ctx.state.consent),
       userAgent: userAgentOf(request),
       clientIp: request.ip,
       onGuest: rememberDevice(reply, deps, ctx.location),

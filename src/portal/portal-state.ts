@@ -28,6 +28,8 @@ export interface PageState {
   gw: GatewayState | null;
   /** SMS step only: the number the code went to. */
   phone?: string;
+  /** SMS step only: what the guest ticked on the number's form (terms, marketing), 1 or 0. */
+  consent?: [number, number];
 }
 
 export function sealPageState(signer: PortalSigner, s: Omit<PageState, "v" | "exp">, now = Date.now()): string {
@@ -74,6 +76,8 @@ export interface OAuthPending {
   v: string;
   /** The page state the guest started from. */
   s: string;
+  /** What the guest ticked before going to the provider (terms, marketing), 1 or 0. */
+  c?: [number, number];
   exp: number;
 }
 

@@ -15,6 +15,7 @@ import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
 import { returningRoutes } from "./portal-returning.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
+import { voucherRoutes } from "./portal-voucher.routes.js";
 
 export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx; metrics: Metrics }): Promise<void> {
   await app.register(cookie);
@@ -23,6 +24,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   loginRoutes(app, deps);
   smsRoutes(app, deps);
   returningRoutes(app, deps);
+  voucherRoutes(app, deps);
   oauthRoutes(app, deps);
   captiveApiRoutes(app, deps);
   openNdsRoutes(app, deps);

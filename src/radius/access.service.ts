@@ -8,7 +8,8 @@ import type { NasContext } from "./nas-lookup.js";
 import { type PasswordProof, proofMatches } from "./password-check.js";
 import { isCredentialUsername } from "./portal-credentials.js";
 import type { RadiusCtx } from "./radius.repository.js";
-import type { AcceptReply, AcceptTemplates } from "./reply-attributes.js";
+import { type VoucherLimits, VOUCHER_REFUSALS, voucherLimits } from "../modules/vouchers/vouchers.service.js";
+import { type AcceptReply, AcceptTemplate, type AcceptTemplates } from "./reply-attributes.js";
 import { leadingMac } from "./station-id.js";
 import type { PacketTime } from "./packet-time.js";
 import type { VisitMemo } from "./visit-memo.js";
@@ -59,6 +60,7 @@ export async function authorizeAccess({ ctx, config, visits, times, templates }:
   let guestId: number;
   let used: number;
   let via: "credential" | "mac";
+  let voucher: VoucherLimits | undefined;
   if (credential) {
     if (!proofMatches(req.proof, credential.password)) return reject("wrong credential password");
     if (credential.location_id !== location.id) return reject("credential issued for another location");
@@ -67,7 +69,13 @@ export async function authorizeAccess({ ctx, config, visits, times, templates }:
     if (credential.used_at !== null) return reject("credential already used");
     if (credential.expires_at <= now) return reject("credential expired");
     guestId = credential.guest_id;
-    used = options.daily_bandwidth_cap > 0 ? await radiusRepository.usageOn(db, guestId, location.id, day) : 0;
+    if (credential.voucher_id != null) {
+      // A voucher login: its own time, rates and data allowance replace the location's.
+      const limits = await voucherLimits(ctx, credential.voucher_id, at);
+      if (typeof limits === "string") return reject(`voucher ${limits}`, VOUCHER_REFUSALS[limits]);
+      voucher = limits;
+    }
+    used = options.daily_bandwidth_cap > 0 && voucher?.bytesLeft === undefined ? await radiusRepository.usageOn(db, guestId, location.id, day) : 0;
     via = "credential";
   } else {
     // MAC authentication (CoovaChilli macauth): User-Name is the client's MAC, possibly with a
@@ -89,7 +97,7 @@ export async function authorizeAccess({ ctx, config, visits, times, templates }:
     via = "mac";
   }
 
-  const remaining = remainingOf(options.daily_bandwidth_cap, used);
+  const remaining = voucher?.bytesLeft ?? remainingOf(options.daily_bandwidth_cap, used);
   if (remaining !== undefined && remaining <= 0) return reject("daily cap spent", CAP_SPENT_MESSAGE);
 
   if (credential) {
@@ -100,6 +108,15 @@ export async function authorizeAccess({ ctx, config, visits, times, templates }:
       await recordVisit(db, { locationId: location.id, timezone: location.timezone, guestId, at });
       visits.remember(location.id, day, guestId);
     }
+  }
+  if (voucher) {
+    const own = new AcceptTemplate(template.dialect, {
+      sessionTimeLimit: voucher.secondsLeft,
+      maxBandwidthUp: voucher.bandwidthUp > 0 ? voucher.bandwidthUp : options.max_bandwidth_up,
+      maxBandwidthDown: voucher.bandwidthDown > 0 ? voucher.bandwidthDown : options.max_bandwidth_down,
+      interimInterval: config.radius.interimInterval,
+    });
+    return { accept: true, attributes: own.reply(remaining), guestId, via };
   }
   // Session time, rates and the interval were encoded once for this access point; only the cap is the guest's.
   return { accept: true, attributes: template.reply(remaining), guestId, via };

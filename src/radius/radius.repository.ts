@@ -91,9 +91,12 @@ export function createRadiusRepository() {
         .leftJoin("daily_usage", (join) =>
           join.onRef("daily_usage.guest_id", "=", "guest_macs.guest_id").on("daily_usage.location_id", "=", p.locationId).on("daily_usage.day", "=", p.day),
         )
+        // A voucher's guest comes back only through the portal, where the code's time and limits are checked.
+        .innerJoin("guests", "guests.id", "guest_macs.guest_id")
         .select(["guest_macs.guest_id", "guest_macs.last_login_at", "daily_usage.octets"])
         .where("guest_macs.account_id", "=", p.accountId)
-        .where("guest_macs.client_mac", "=", p.clientMac),
+        .where("guest_macs.client_mac", "=", p.clientMac)
+        .where("guests.social_network", "<>", "Vuser"),
     ),
     guestByMac: new PreparedQuery(["accountId", "clientMac"], (db, p) =>
       db.selectFrom("guest_macs").select("guest_id").where("account_id", "=", p.accountId).where("client_mac", "=", p.clientMac),

@@ -22,7 +22,7 @@ import { subUserParams } from "../helpers/sub-users.js";
 const ARTIFACTS = "test-artifacts/console";
 const PASSWORD = "owner password 123";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Sub-users", "API access"];
+const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Vouchers", "Sub-users", "API access"];
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -230,11 +230,18 @@ for (const dialect of DIALECTS) {
       assert.equal(await page.locator("iframe.phone").evaluate((f) => (f as HTMLIFrameElement).getBoundingClientRect().width), 390);
       await page.check("#f-login_facebook");
       await page.waitForSelector("text=/Facebook is on, but the service has no keys for it/");
+      await page.check("#f-login_voucher");
+      await page.check("#f-terms_required");
+      await page.check("#f-marketing_opt_in");
+      await page.fill("#f-marketing_text", "Send me harbour news.");
+      await frame.locator("label:has-text('Send me harbour news.')").first().waitFor();
       await submitTo(page, "Create campaign", /\/console\/campaigns\/\d+$/);
       const campaignId = Number(/(\d+)$/.exec(page.url())![1]);
       const campaign = (await api("get-campaign", { campaign_ids: campaignId })).data[0];
       assert.equal(campaign.title_text, "Welcome aboard");
       assert.equal(campaign.login_options.facebook, true);
+      assert.equal(campaign.login_options.voucher, true);
+      assert.deepEqual([campaign.terms_required, campaign.marketing_opt_in, campaign.marketing_text], [1, 1, "Send me harbour news."]);
       assert.deepEqual(await axeProblems(page), []);
       await page.screenshot({ path: `${ARTIFACTS}/${dialect}-owner-1280-campaign-edit.png`, fullPage: true });
 
@@ -294,6 +301,29 @@ for (const dialect of DIALECTS) {
       assert.match(csv.split("\n")[0], /e-?mail/i);
       assert.ok(csv.includes("visitor1@example.com"));
       assert.ok(!csv.includes("Other Secret Venue"));
+
+      // Vouchers: a batch created for the location, its codes listed, one revoked, the sheet printable.
+      await open(page, "Vouchers");
+      await page.check(`#f-loc_${locationId}`);
+      await page.fill("#f-count", "12");
+      await page.fill("#f-duration", "90");
+      await page.fill("#f-bandwidth_down_kbps", "2000");
+      await page.click('button:text-is("Create codes")');
+      await page.waitForSelector("text=/Batch \\d+ created/");
+      const batch = (await api("voucher-batch-list")).data[0];
+      assert.deepEqual([batch.count, batch.duration, batch.bandwidth_down, batch.location_ids], [12, 90, 250_000, [locationId]]);
+      await page.click(`a:text-is("Batch ${batch.batch_id}")`);
+      await page.waitForSelector("td >> code");
+      assert.equal(await page.locator("tbody tr").count(), 12);
+      assert.deepEqual(await axeProblems(page), []);
+      await page.locator("tbody tr >> nth=0").locator("button").click();
+      await page.waitForSelector("text=/revoked\\./");
+      const revoked = await api("voucher-list", { batch_id: batch.batch_id, status: "revoked" });
+      assert.equal(revoked.total, 1);
+      const sheetHref = await page.getAttribute("a:text-is('A4')", "href");
+      const sheet = await page.evaluate(async (u) => (await fetch(u!)).text(), sheetHref);
+      assert.equal((sheet.match(/class="code"/g) ?? []).length, 11, "the sheet prints the codes not revoked");
+      await page.screenshot({ path: `${ARTIFACTS}/${dialect}-owner-1280-voucher-batch.png`, fullPage: true });
 
       // The location deleted.
       await page.goto(`${base}/console/locations/${locationId}`);

@@ -97,6 +97,8 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
   const webhookParams = { url: "https://93.184.215.14/hooks", events: "guest.login,session.stop", location_ids: String(location) };
   const webhook = (await t.call("POST", "create-or-update-webhook", webhookParams)).body.webhook_id;
   const { guestId: erasable } = await login(t, { accountId: t.accountId, locationId: location, timezone: "America/Chicago", at: "2026-03-01T12:00:00Z", identity: "erase@example.com" });
+  const batch = (await t.call("POST", "create-voucher-batch", { location_ids: location, count: 2, duration: 60 })).body.batch_id;
+  const voucher = (await t.call("GET", "voucher-list", { batch_id: batch })).body.data[0].voucher_id;
   return {
     "/api/create-or-update-location": () => locationParams(),
     "/api/get-location": () => ({ location_ids: location }),
@@ -137,6 +139,11 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/webhook-list": () => ({}),
     "/api/delete-webhook": () => ({ webhook_id: webhook }),
     "/api/webhook-delivery-list": () => ({ webhook_id: webhook }),
+    "/api/create-voucher-batch": () => ({ location_ids: location, count: 1, duration: 60 }),
+    "/api/voucher-batch-list": () => ({}),
+    "/api/voucher-list": () => ({ batch_id: batch }),
+    "/api/revoke-voucher": () => ({ voucher_id: voucher }),
+    "/api/voucher-sheet": () => ({ batch_id: batch }),
   };
 }
 

@@ -89,6 +89,31 @@ for (const dialect of DIALECTS) {
       assert.ok(captive["seconds-remaining"] > 5390, JSON.stringify(captive));
     });
 
+    it("UniFi with a voucher: authorize-guest gets the voucher's minutes left, rates and data left instead of the location's", async () => {
+      const w = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: classic.url, ...USER, tls_fingerprint: cert.fingerprint }, {
+        login_options: JSON.stringify({ voucher: 1 }),
+      });
+      await t.call("POST", "set-session-and-bandwidth-info", { location_id: w.locationId, ...OPTIONS });
+      const created = await t.call("POST", "create-voucher-batch", {
+        location_ids: String(w.locationId),
+        count: 1,
+        duration: 30,
+        bandwidth_down: 62_500,
+        data_cap: 10_485_760,
+      });
+      assert.equal(created.statusCode, 200, JSON.stringify(created.body));
+      const client = new PortalClient(t.app);
+      const guest = randomMac();
+      const page = await client.get(unifiUrl("", { ap: w.apMac, client: guest }));
+      assert.equal(page.statusCode, 200, page.body);
+      const res = await client.post("/portal/login/voucher", { state: stateOf(page.body), code: created.body.codes[0] });
+      assert.ok(res.statusCode === 303 || res.statusCode === 200, res.body);
+      const [cmd] = classic.accepted.slice(-1);
+      assert.deepEqual(cmd, { cmd: "authorize-guest", mac: guest.toLowerCase(), minutes: 30, up: 1000, down: 500, bytes: 10, ap_mac: w.apMac.toLowerCase() });
+      const [row] = await countLogins(t, w.locationId);
+      assert.equal(row.login_type, "Vuser");
+    });
+
     it("UniFi: the session is reused, and renewed once when the controller forgot it (401)", async () => {
       const w = await controllerWorld(t, "ubiquiti-u6-pro", { type: "unifi", url: classic.url, ...USER, tls_fingerprint: cert.fingerprint }, { redirect_url: "" });
       const logins = () => classic.calls.filter((c) => c.path === "/api/login").length;

@@ -19,6 +19,9 @@ interface Campaign {
   custom_terms: string;
   redirect_url: string;
   login_options: Record<string, boolean>;
+  terms_required: number;
+  marketing_opt_in: number;
+  marketing_text: string;
   last_modified: string;
 }
 
@@ -26,6 +29,7 @@ const METHODS = [
   { key: "clickthrough", label: "Click-through (accept the terms)" },
   { key: "custom", label: "Form (name, e-mail, phone)" },
   { key: "email", label: "E-mail address" },
+  { key: "voucher", label: "Voucher code (printed vouchers)" },
   { key: "sms", label: "SMS code", provider: "sms", env: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM" },
   { key: "facebook", label: "Facebook", provider: "facebook", env: "FACEBOOK_CLIENT_ID, FACEBOOK_CLIENT_SECRET" },
   { key: "twitter", label: "Twitter / X", provider: "twitter", env: "TWITTER_CLIENT_ID, TWITTER_CLIENT_SECRET" },
@@ -42,6 +46,15 @@ const TEXT_FIELDS: Field[] = [
   { name: "text_color", label: "Text colour", type: "color" },
   { name: "background", label: "Background colour", type: "color" },
   { name: "redirect_url", label: "After login, send guests to", type: "url", hint: "Absolute http(s) URL; empty: where they were going." },
+  { name: "terms_required", label: "Guests must tick “I accept the terms” to connect", type: "checkbox" },
+  { name: "marketing_opt_in", label: "Offer a marketing opt-in (never ticked in advance)", type: "checkbox" },
+  {
+    name: "marketing_text",
+    label: "Marketing opt-in text",
+    type: "textarea",
+    maxLength: 1000,
+    hint: "What guests agree to when they tick it. Each login records the version of this text they saw.",
+  },
   ...METHODS.map((m) => ({ name: `login_${m.key}`, label: m.label, type: "checkbox" as const })),
 ];
 
@@ -55,6 +68,9 @@ function campaignValues(c: Campaign): Values {
     text_color: `#${c.text_color || "222222"}`,
     background: `#${c.background || "ffffff"}`,
     redirect_url: c.redirect_url,
+    terms_required: c.terms_required === 1,
+    marketing_opt_in: c.marketing_opt_in === 1,
+    marketing_text: c.marketing_text ?? "",
   };
   for (const m of METHODS) v[`login_${m.key}`] = c.login_options[m.key] === true;
   return v;
@@ -73,6 +89,9 @@ function campaignBody(v: Values) {
     text_color: str("text_color").replace(/^#/, ""),
     background: str("background").replace(/^#/, ""),
     redirect_url: str("redirect_url"),
+    terms_required: v.terms_required === true ? "1" : "0",
+    marketing_opt_in: v.marketing_opt_in === true ? "1" : "0",
+    marketing_text: str("marketing_text"),
     login_options: options,
   };
 }
@@ -217,7 +236,7 @@ function Preview(props: { campaignId?: number; values: Values }) {
       <form ref={form} method="post" action="/console/preview" target="campaign-preview" class="sr-only" aria-hidden="true">
         <input type="hidden" name="csrf_token" value={csrf()} />
         <input type="hidden" name="campaign_id" value={String(props.campaignId ?? "")} />
-        {(["title_text", "footer_text", "ssid", "custom_terms", "text_color", "background"] as const).map((k) => (
+        {(["title_text", "footer_text", "ssid", "custom_terms", "text_color", "background", "terms_required", "marketing_opt_in", "marketing_text"] as const).map((k) => (
           <input key={k} type="hidden" name={k} value={body[k]} />
         ))}
         {Object.entries(body.login_options).map(([k, on]) => (

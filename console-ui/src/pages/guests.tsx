@@ -23,9 +23,23 @@ interface GuestDetail {
     radius_total_bandwidth_output: number;
     gender: string;
     locale: string;
+    marketing_opt_in: number;
+    marketing_opt_in_at: string | null;
+    marketing_version: string;
   };
   macs: { client_mac: string; last_login_at: string }[];
-  logins: { id: number; logged_at: string; login_type: string; client_mac: string; location_name: string | null; browser_name: string; os_name: string; device_type: string }[];
+  logins: {
+    id: number;
+    logged_at: string;
+    login_type: string;
+    client_mac: string;
+    location_name: string | null;
+    browser_name: string;
+    os_name: string;
+    device_type: string;
+    terms_accepted: number;
+    marketing_opt_in: number;
+  }[];
 }
 
 export function GuestsPage(props: PageProps) {
@@ -148,14 +162,28 @@ function GuestProfile(props: { id: number; readonly: boolean }) {
         <dd>{formatDuration(guest.radius_session_total_time)}</dd>
         <dt>Data used</dt>
         <dd>{formatBytes(guest.radius_total_bandwidth_input + guest.radius_total_bandwidth_output)}</dd>
+        <dt>Marketing</dt>
+        <dd>
+          {guest.marketing_opt_in_at
+            ? `${guest.marketing_opt_in === 1 ? "Opted in" : "Not opted in"} on ${guest.marketing_opt_in_at} UTC (text version ${guest.marketing_version})`
+            : "Never asked"}
+        </dd>
       </dl>
       <h2>Devices (MAC addresses)</h2>
       <Table caption="MAC addresses" head={["MAC", "Last login"]} rows={macs.map((m) => [m.client_mac, m.last_login_at])} empty="No MAC address known." />
       <h2>Login history</h2>
       <Table
         caption="Logins, newest first"
-        head={["When (UTC)", "Location", "Login type", "MAC", "Device"]}
-        rows={logins.map((l) => [l.logged_at, l.location_name ?? "—", l.login_type, l.client_mac, [l.device_type, l.os_name, l.browser_name].filter(Boolean).join(", ")])}
+        head={["When (UTC)", "Location", "Login type", "MAC", "Device", "Terms", "Marketing"]}
+        rows={logins.map((l) => [
+          l.logged_at,
+          l.location_name ?? "—",
+          l.login_type,
+          l.client_mac,
+          [l.device_type, l.os_name, l.browser_name].filter(Boolean).join(", "),
+          l.terms_accepted === 1 ? "Accepted" : "—",
+          l.marketing_opt_in === 1 ? "Opted in" : "—",
+        ])}
         empty="No login."
       />
       <section aria-labelledby="rights-h">

@@ -10,7 +10,9 @@
  *   "redirect_url": "https://example.com/",                   // where guests go after login
  *   "login_options": { "facebook": false, "custom": true, "twitter": false, "instagram": false,
  *                      "linkedin": false, "email": false, "sms": false, "clickthrough": false },
- *   "custom_fields": { "name": true, "email": true, "phone": false }  // what the custom form asks
+ *   "custom_fields": { "name": true, "email": true, "phone": false }, // what the custom form asks
+ *   "consent": { "terms_required": true, "marketing_opt_in": true,        // docs/guest-data-consent-vouchers.md
+ *                "marketing_text": "Send me offers by e-mail." }
  * }
  */
 
@@ -23,6 +25,7 @@ export const LOGIN_METHODS = [
   "email",
   "sms",
   "clickthrough",
+  "voucher",
 ] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
@@ -41,7 +44,19 @@ export interface CampaignPayload {
   redirect_url: string;
   login_options: Record<LoginMethod, boolean>;
   custom_fields: { name: boolean; email: boolean; phone: boolean };
+  consent: ConsentSettings;
 }
+
+/** What the login page asks the guest to accept: the terms (required to connect), and an unticked marketing opt-in. */
+export interface ConsentSettings {
+  /** Every login method shows a required "I accept the terms" box (click-through always does). */
+  terms_required: boolean;
+  /** An unticked, optional box with marketing_text. */
+  marketing_opt_in: boolean;
+  marketing_text: string;
+}
+
+export const DEFAULT_MARKETING_TEXT = "I would like to receive news and offers by e-mail or text message. I can unsubscribe at any time.";
 
 export function noLogins(): Record<LoginMethod, boolean> {
   return Object.fromEntries(LOGIN_METHODS.map((m) => [m, false])) as Record<LoginMethod, boolean>;
@@ -66,5 +81,10 @@ export function parsePayload(raw: string): CampaignPayload {
     redirect_url: p.redirect_url ?? "",
     login_options: { ...noLogins(), ...(p.login_options ?? {}) },
     custom_fields: { name: true, email: true, phone: false, ...(p.custom_fields ?? {}) },
+    consent: {
+      terms_required: p.consent?.terms_required === true,
+      marketing_opt_in: p.consent?.marketing_opt_in === true,
+      marketing_text: typeof p.consent?.marketing_text === "string" && p.consent.marketing_text !== "" ? p.consent.marketing_text : DEFAULT_MARKETING_TEXT,
+    },
   };
 }

@@ -26,6 +26,11 @@ function changesOf(p: WriteParams): campaigns.CampaignChanges {
     redirect_url: p.redirect_url,
     loginMethods: options && "methods" in options ? options.methods : undefined,
     loginFlags: loginFlagsOf(p),
+    consent: {
+      terms_required: p.terms_required === undefined ? undefined : p.terms_required === "1",
+      marketing_opt_in: p.marketing_opt_in === undefined ? undefined : p.marketing_opt_in === "1",
+      marketing_text: p.marketing_text === undefined ? undefined : p.marketing_text.trim(),
+    },
   };
 }
 

@@ -24,6 +24,9 @@ export const CampaignWriteParams = Type.Object({
   redirect_url: Type.Optional(
     F.text(2048, "Absolute http(s) URL guests are sent to after login; empty clears it.", { format: "http-url-or-empty" }),
   ),
+  terms_required: Type.Optional(F.flag("1: every login method asks the guest to accept the terms (custom_terms) before connecting.")),
+  marketing_opt_in: Type.Optional(F.flag("1: the login page shows an unticked, optional marketing opt-in with marketing_text.")),
+  marketing_text: Type.Optional(F.text(1000, "Text of the marketing opt-in box (plain text).")),
   login_facebook: Type.Optional(F.flag("Facebook login on (1) or off (0).")),
   login_custom: Type.Optional(F.flag("Custom form login on (1) or off (0).")),
   login_twitter: Type.Optional(F.flag("Twitter login on (1) or off (0).")),
@@ -34,7 +37,7 @@ export const CampaignWriteParams = Type.Object({
     Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })], {
       description:
         "The complete set of login methods, overriding every login_*: an object (or its JSON text) with keys " +
-        "facebook, custom, twitter, instagram, linkedin, email, sms, clickthrough and values 0, 1, true or false; " +
+        "facebook, custom, twitter, instagram, linkedin, email, sms, clickthrough, voucher and values 0, 1, true or false; " +
         "methods not named are off.",
       examples: ['{"custom":1,"email":true}'],
     }),
@@ -73,7 +76,11 @@ export const CampaignRecord = Type.Object({
     email: Type.Boolean(),
     sms: Type.Boolean(),
     clickthrough: Type.Boolean(),
+    voucher: Type.Boolean(),
   }),
+  terms_required: Type.Integer({ description: "1 when every login asks for acceptance of the terms." }),
+  marketing_opt_in: Type.Integer({ description: "1 when the page offers the (unticked) marketing opt-in." }),
+  marketing_text: Type.String(),
 });
 
 export const CampaignWriteResponse = Type.Object({

@@ -7,7 +7,7 @@ import { domainErrors } from "../../domain-errors.js";
 import { campaignPageUrl } from "../../portal-urls.js";
 import type { Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
-import { type CampaignPayload, LOGIN_METHODS, type LoginMethod, type SpecLoginMethod, parsePayload } from "./campaign-payload.js";
+import { type CampaignPayload, type ConsentSettings, LOGIN_METHODS, type LoginMethod, type SpecLoginMethod, parsePayload } from "./campaign-payload.js";
 import type { CampaignRow } from "./campaigns.repository.js";
 import type { CampaignRecord } from "./campaigns.schemas.js";
 
@@ -40,6 +40,9 @@ export function toCampaignRecord(row: CampaignRow, publicUrl: string): Static<ty
     login_instagram: flag(o.instagram),
     login_linkedin: flag(o.linkedin),
     login_options: Object.fromEntries(LOGIN_METHODS.map((m) => [m, o[m]])) as Static<typeof CampaignRecord>["login_options"],
+    terms_required: p.consent.terms_required ? 1 : 0,
+    marketing_opt_in: p.consent.marketing_opt_in ? 1 : 0,
+    marketing_text: p.consent.marketing_text,
   };
 }
 
@@ -75,6 +78,8 @@ export interface CampaignChanges extends Partial<Pick<CampaignPayload, TextField
   loginMethods?: Record<LoginMethod, boolean>;
   /** Methods switched on or off one by one (login_*), when loginMethods is not given. */
   loginFlags?: Partial<Record<SpecLoginMethod, boolean>>;
+  /** Consent settings given; the others keep their values. */
+  consent?: Partial<ConsentSettings>;
 }
 
 const TEXT_FIELDS = ["ssid", "footer_text", "title_text", "custom_terms", "redirect_url"] as const;
@@ -86,6 +91,8 @@ export function composePayload(base: CampaignPayload, changes: CampaignChanges):
   // Colours are stored lower case so that the portal's CSS and comparisons see one spelling.
   if (changes.text_color !== undefined) next.text_color = changes.text_color.toLowerCase();
   if (changes.background !== undefined) next.background = changes.background.toLowerCase();
+  const consent = Object.fromEntries(Object.entries(changes.consent ?? {}).filter(([, v]) => v !== undefined));
+  next.consent = { ...base.consent, ...consent };
   next.login_options = changes.loginMethods ?? { ...next.login_options, ...changes.loginFlags };
   // A page without any way to log in would strand every guest at the access point.
   if (!Object.values(next.login_options).some(Boolean)) throw domainErrors.noLoginMethod();

@@ -46,9 +46,14 @@ export interface LoginInput {
    * login: one commit, and a login that answered always has its credential.
    */
   credential?: Omit<Insertable<PortalCredentialsTable>, "guest_id">;
+  /** What the guest accepted on the page (none: nothing was asked, all 0 and ""). */
+  consent?: LoginConsent;
+  /** The voucher the guest logged in with. */
+  voucherId?: number | null;
   /**
-   * HOOK for the consent step: true only when this login recorded the guest's marketing opt-in.
-   * Until then (undefined) the guest counts as not opted in, and guest.login webhooks carry ids only.
+   * The guest opted in to marketing at this login, for callers without a consent step of their own
+   * (imports); the portal's logins say it through `consent`. Otherwise the guest counts as not opted
+   * in, and guest.login webhooks carry ids only.
    */
   marketingOptIn?: boolean;
 }
@@ -58,15 +63,16 @@ export interface LoginInput {
  * Personal fields only for a login with a marketing opt-in (docs/guest-data.md).
  */
 export function loginEventData(input: LoginInput, profile: GuestProfileInput, at: Date): Record<string, unknown> {
+  const optedIn = input.marketingOptIn === true || (input.consent?.marketingAsked === true && input.consent.marketingOptIn);
   const data: Record<string, unknown> = {
     location_id: input.locationId,
     campaign_id: input.campaignId,
     device_id: input.deviceId,
     login_type: input.loginType,
     logged_at: toDbDatetime(at),
-    marketing_opt_in: input.marketingOptIn === true,
+    marketing_opt_in: optedIn,
   };
-  if (input.marketingOptIn === true) {
+  if (optedIn) {
     Object.assign(data, {
       email: profile.email ?? "",
       full_name: profile.full_name ?? "",
@@ -75,6 +81,29 @@ export function loginEventData(input: LoginInput, profile: GuestProfileInput, at
     });
   }
   return data;
+}
+
+export interface LoginConsent {
+  termsAccepted: boolean;
+  /** Whether the page offered the marketing opt-in: only then is the guest's latest choice replaced. */
+  marketingAsked: boolean;
+  marketingOptIn: boolean;
+  termsVersion: string;
+  marketingVersion: string;
+}
+
+/** The login's consent columns, and the guest's when the page asked about marketing. */
+function consentColumns(c: LoginConsent | undefined, now: string) {
+  const login = {
+    terms_accepted: c?.termsAccepted ? 1 : 0,
+    marketing_opt_in: c?.marketingAsked && c.marketingOptIn ? 1 : 0,
+    terms_version: (c?.termsVersion ?? "").slice(0, 64),
+    marketing_version: c?.marketingAsked ? c.marketingVersion.slice(0, 64) : "",
+  };
+  const guest = c?.marketingAsked
+    ? { marketing_opt_in: login.marketing_opt_in, marketing_opt_in_at: now, marketing_version: login.marketing_version }
+    : undefined;
+  return { login, guest };
 }
 
 const PROFILE_LIMITS: Record<keyof GuestProfileInput, number> = {
@@ -113,7 +142,8 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
   const agent = parseUserAgent(input.userAgent);
   const identity = input.identity.trim().toLowerCase().slice(0, 255);
 
-  const row: LoginRow = { input, at, now, day, hour, profile, agent, identity };
+  const consent = consentColumns(input.consent, now);
+  const row: LoginRow = { input, at, now, day, hour, profile, agent, identity, consent };
   if (dialectOf(db) === "postgres") return recordLoginInOneStatement(db, row, await mayHaveWebhooks(db, input.accountId));
 
   return inTransaction(db, async (trx) => {
@@ -124,11 +154,12 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
         social_network: input.loginType,
         network_user_id: identity,
         ...profile,
+        ...consent.guest,
         created_at: now,
         updated_at: now,
       })
       .onConflict((oc) =>
-        oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet({ ...profile, updated_at: now }),
+        oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet({ ...profile, ...consent.guest, updated_at: now }),
       )
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -147,6 +178,8 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
         ...agent,
         logged_at: now,
         local_day: day,
+        ...consent.login,
+        voucher_id: input.voucherId ?? null,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -201,6 +234,7 @@ interface LoginRow {
   profile: GuestProfileInput;
   agent: ReturnType<typeof parseUserAgent>;
   identity: string;
+  consent: ReturnType<typeof consentColumns>;
 }
 
 /**
@@ -210,12 +244,16 @@ interface LoginRow {
  * may have a webhook (a cached flag), so the statement queues guest.login in the outbox too.
  */
 async function recordLoginInOneStatement(db: DB, r: LoginRow, webhooks: boolean): Promise<{ guestId: number; loginId: number }> {
-  const { input, at, now, day, hour, profile, agent, identity } = r;
+  const { input, at, now, day, hour, profile, agent, identity, consent } = r;
   const shard = counterShard(db);
   const profileCols = Object.keys(profile) as (keyof GuestProfileInput)[];
-  const guestCols = ["account_id", "social_network", "network_user_id", ...profileCols, "created_at", "updated_at"];
-  const guestValues = [input.accountId, input.loginType, identity, ...profileCols.map((k) => profile[k]), now, now];
-  const updates = [...profileCols, "updated_at"].map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
+  const g = consent.guest;
+  const consentCols = g ? ["marketing_opt_in", "marketing_opt_in_at", "marketing_version"] : [];
+  const consentValues = g ? [sql`${g.marketing_opt_in}::integer`, sql`${g.marketing_opt_in_at}::varchar`, sql`${g.marketing_version}::varchar`] : [];
+  const guestCols = ["account_id", "social_network", "network_user_id", ...profileCols, ...consentCols, "created_at", "updated_at"];
+  const guestValues = [input.accountId, input.loginType, identity, ...profileCols.map((k) => profile[k]), ...consentValues, now, now];
+  const updates = [...profileCols, ...consentCols, "updated_at"].map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
+  const cl = consent.login;
   const loc = sql`${input.locationId}::integer`;
   const dayText = sql`${day}::varchar`;
   const nowText = sql`${now}::varchar`;
@@ -226,11 +264,14 @@ async function recordLoginInOneStatement(db: DB, r: LoginRow, webhooks: boolean)
       returning id
     ), l as (
       insert into logins (account_id, guest_id, location_id, campaign_id, device_id, login_type, client_mac, user_agent,
-        browser_name, os_name, os_version, device_type, device_brand, logged_at, local_day)
+        browser_name, os_name, os_version, device_type, device_brand, logged_at, local_day,
+        terms_accepted, marketing_opt_in, terms_version, marketing_version, voucher_id)
       select ${input.accountId}::integer, g.id, ${loc}, ${input.campaignId}::integer, ${input.deviceId}::integer,
         ${input.loginType}::varchar, ${input.clientMac}::varchar, ${input.userAgent.slice(0, 1024)}::varchar,
         ${agent.browser_name}::varchar, ${agent.os_name}::varchar, ${agent.os_version}::varchar,
-        ${agent.device_type}::varchar, ${agent.device_brand}::varchar, ${nowText}, ${dayText}
+        ${agent.device_type}::varchar, ${agent.device_brand}::varchar, ${nowText}, ${dayText},
+        ${cl.terms_accepted}::integer, ${cl.marketing_opt_in}::integer, ${cl.terms_version}::varchar, ${cl.marketing_version}::varchar,
+        ${input.voucherId ?? null}::integer
       from g
       returning id
     ), gl as (
@@ -273,10 +314,11 @@ async function recordLoginInOneStatement(db: DB, r: LoginRow, webhooks: boolean)
 /** The CTE that stores the login's credential, with the guest of `g`. */
 function credentialInsert(c: LoginInput["credential"]) {
   if (!c) return sql``;
-  const cols = Object.keys(c) as (keyof typeof c)[];
+  const cols = Object.keys(c) as (keyof NonNullable<LoginInput["credential"]> & string)[];
+  const integer = (k: string) => k === "device_id" || k === "location_id" || k === "voucher_id";
   return sql`, pc as (
       insert into portal_credentials (${sql.join(cols.map((k) => sql.ref(k)))}, guest_id)
-      select ${sql.join(cols.map((k) => sql`${c[k] ?? null}::${sql.raw(k === "device_id" || k === "location_id" ? "integer" : "varchar")}`))}, g.id from g
+      select ${sql.join(cols.map((k) => sql`${c[k] ?? null}::${sql.raw(integer(k) ? "integer" : "varchar")}`))}, g.id from g
     )`;
 }
 

@@ -27,6 +27,9 @@ export const EXPORT_COLUMNS = [
   "last_seen_utc",
   "visits",
   "data_used_bytes",
+  "marketing_opt_in",
+  "marketing_opt_in_utc",
+  "marketing_version",
 ] as const;
 
 export interface GuestExport {
@@ -85,5 +88,8 @@ function rowText(r: GuestExportRow, locationId: number, locationName: string): s
     r.last_login_at ?? "",
     Number(r.visit_days),
     String(r.octets),
+    Number(r.marketing_opt_in),
+    r.marketing_opt_in_at ?? "",
+    r.marketing_version,
   ]);
 }

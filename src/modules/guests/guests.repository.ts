@@ -38,6 +38,9 @@ export interface GuestExportRow {
   email: string;
   phone_number: string;
   social_network: string;
+  marketing_opt_in: number;
+  marketing_opt_in_at: string | null;
+  marketing_version: string;
   first_login_at: string;
   last_mac: string | null;
   last_login_at: string | null;
@@ -123,6 +126,9 @@ export function createGuestRepository() {
           "g.email",
           "g.phone_number",
           "g.social_network",
+          "g.marketing_opt_in",
+          "g.marketing_opt_in_at",
+          "g.marketing_version",
           "gl.first_login_at",
           latestLogin("client_mac").as("last_mac"),
           latestLogin("logged_at").as("last_login_at"),
@@ -213,6 +219,11 @@ export function createGuestRepository() {
           "l.device_type",
           "l.device_brand",
           "l.logged_at",
+          "l.terms_accepted",
+          "l.marketing_opt_in",
+          "l.terms_version",
+          "l.marketing_version",
+          "l.voucher_id",
           "loc.name as location_name",
           "loc.timezone",
           "c.name as campaign_name",
@@ -273,7 +284,19 @@ export function createGuestRepository() {
       return db
         .selectFrom("logins as l")
         .leftJoin("locations as loc", "loc.id", "l.location_id")
-        .select(["l.id", "l.logged_at", "l.login_type", "l.client_mac", "l.location_id", "loc.name as location_name", "l.browser_name", "l.os_name", "l.device_type"])
+        .select([
+          "l.id",
+          "l.logged_at",
+          "l.login_type",
+          "l.client_mac",
+          "l.location_id",
+          "loc.name as location_name",
+          "l.browser_name",
+          "l.os_name",
+          "l.device_type",
+          "l.terms_accepted",
+          "l.marketing_opt_in",
+        ])
         .where("l.guest_id", "=", guestId)
         .orderBy("l.id", "desc")
         .limit(limit)

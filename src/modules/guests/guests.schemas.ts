@@ -12,7 +12,7 @@ export const GUEST_LIST_MAX_DAYS = 90;
 export const SocialNetwork = Type.Union(
   LOGIN_TYPE_CODES.map((c) => Type.Literal(c)),
   {
-    description: "Login type: FBUser, Cuser, IGuser, TWuser, Twilio, FWuser, Muser (and LIuser for LinkedIn).",
+    description: "Login type: FBUser, Cuser, IGuser, TWuser, Twilio, FWuser, Muser (and LIuser for LinkedIn, Vuser for vouchers).",
     "x-error": "oneOf",
     "x-values": LOGIN_TYPE_CODES,
   },
@@ -115,6 +115,13 @@ export const SocialUserProfile = Type.Object({
   username: Str,
   created_at: Datetime("First seen,"),
   last_login_datetime: Datetime("Latest login,"),
+  terms_accepted: Type.Integer({ description: "1 when the guest accepted the campaign's terms at the latest login." }),
+  terms_version: Type.String({ description: "Version of the terms shown at the latest login (16 hex digits of their SHA-256), or empty." }),
+  marketing_opt_in: Type.Integer({
+    description: "The guest's latest marketing choice on a page that offered the opt-in: 1 ticked, 0 not ticked or never asked.",
+  }),
+  marketing_opt_in_datetime: Datetime("When that choice was made,"),
+  marketing_version: Type.String({ description: "Version of the opt-in text the guest saw when choosing, or empty." }),
 });
 
 export const SocialUserProfileResponse = Type.Object({ status: Success, data: Type.Array(SocialUserProfile) });

@@ -97,5 +97,10 @@ export function toProfile(g: GuestRow, logins: number, last: LoginDetailRow | un
     username: g.username,
     created_at: g.created_at,
     last_login_datetime: last?.logged_at ?? "",
+    terms_accepted: last?.terms_accepted ?? 0,
+    terms_version: last?.terms_version ?? "",
+    marketing_opt_in: g.marketing_opt_in,
+    marketing_opt_in_datetime: g.marketing_opt_in_at ?? "",
+    marketing_version: g.marketing_version,
   };
 }

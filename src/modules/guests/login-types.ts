@@ -13,6 +13,7 @@ export const LOGIN_TYPES = [
   { code: "FWuser", series: "Click-through", method: "clickthrough" },
   { code: "Muser", series: "E-mail", method: "email" },
   { code: "LIuser", series: "LinkedIn", method: "linkedin" },
+  { code: "Vuser", series: "Voucher", method: "voucher" },
 ] as const satisfies readonly { code: string; series: string; method: LoginMethod }[];
 
 export type LoginType = (typeof LOGIN_TYPES)[number]["code"];

@@ -25,6 +25,10 @@ export interface LoginPageModel extends PageTexts {
   email: boolean;
   sms: boolean;
   clickthrough: boolean;
+  /** The voucher form. */
+  voucher: boolean;
+  /** Consent boxes on every form: the required terms box, and the unticked marketing box with its text (null: none). */
+  consent: { terms: boolean; marketing: string | null };
   notice?: string;
   /** Keyed by input id (custom-email, sms-phone...). */
   errors?: Record<string, string>;
@@ -44,6 +48,20 @@ ${hint ? html`<small id="${id}-hint">${hint}</small>` : ""}
 ${error ? html`<span class="error" id="${id}-error">${error}</span>` : ""}`;
 }
 
+/** The terms box (required) and the marketing box (never ticked, never required) of one form. */
+function consentBoxes(m: LoginPageModel, prefix: string, terms = m.consent.terms): SafeHtml {
+  const id = `${prefix}-terms`;
+  const error = m.errors?.[id];
+  const termsBox = terms
+    ? html`<label class="check" for="${id}"><input id="${id}" name="accept_terms" type="checkbox" value="1" required${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ""}> <span>I accept the ${m.terms ? html`<a href="#terms">terms of use</a>` : "terms of use"}</span></label>
+${error ? html`<span class="error" id="${id}-error">${error}</span>` : ""}`
+    : "";
+  const marketing = m.consent.marketing
+    ? html`<label class="check" for="${prefix}-marketing"><input id="${prefix}-marketing" name="marketing_opt_in" type="checkbox" value="1"> <span>${m.consent.marketing}</span></label>`
+    : "";
+  return html`${termsBox}${marketing}`;
+}
+
 function stateInput(m: LoginPageModel): SafeHtml {
   return html`<input type="hidden" name="state" value="${m.state}">`;
 }
@@ -51,10 +69,12 @@ function stateInput(m: LoginPageModel): SafeHtml {
 function methods(m: LoginPageModel): SafeHtml[] {
   const out: SafeHtml[] = [];
   if (m.social.length > 0) {
+    // One form, one set of consent boxes, a button per network (each posts to its own address).
     out.push(html`<section class="method social" aria-labelledby="social-h"><h2 id="social-h">Log in with a social account</h2>
-${m.social.map(
-  (p) => html`<form method="post" action="/portal/login/oauth/${p}">${stateInput(m)}<button type="submit">Continue with ${PROVIDER_LABELS[p]}</button></form>`,
-)}</section>`);
+<form method="post" action="/portal/login/oauth/${m.social[0]}">${stateInput(m)}
+${consentBoxes(m, "social")}
+${m.social.map((p) => html`<button type="submit" formaction="/portal/login/oauth/${p}">Continue with ${PROVIDER_LABELS[p]}</button>`)}
+</form></section>`);
   }
   if (m.custom) {
     const c = m.custom;
@@ -63,29 +83,46 @@ ${m.social.map(
 ${c.name ? field(m, "custom-name", "name", "Your name", "name") : ""}
 ${c.email ? field(m, "custom-email", "email", "E-mail address", "email") : ""}
 ${c.phone ? field(m, "custom-phone", "phone", "Phone number", "tel") : ""}
+${consentBoxes(m, "custom")}
 <button type="submit">Connect</button></form></section>`);
   }
   if (m.email) {
     out.push(html`<section class="method" aria-labelledby="email-h"><h2 id="email-h">Log in with your e-mail</h2>
 <form method="post" action="/portal/login/email">${stateInput(m)}
 ${field(m, "email-email", "email", "E-mail address", "email")}
+${consentBoxes(m, "email")}
 <button type="submit">Connect with e-mail</button></form></section>`);
   }
   if (m.sms) {
     out.push(html`<section class="method" aria-labelledby="sms-h"><h2 id="sms-h">Log in with a text message</h2>
 <form method="post" action="/portal/login/sms">${stateInput(m)}
 ${field(m, "sms-phone", "phone", "Mobile number", "tel", "With country code, for example +44 7700 900123. We text you a code.")}
+${consentBoxes(m, "sms")}
 <button type="submit">Text me a code</button></form></section>`);
   }
+  if (m.voucher) {
+    out.push(html`<section class="method" aria-labelledby="voucher-h"><h2 id="voucher-h">I have a voucher</h2>
+<form method="post" action="/portal/login/voucher">${stateInput(m)}
+${voucherField(m)}
+${consentBoxes(m, "voucher")}
+<button type="submit">Connect with voucher</button></form></section>`);
+  }
   if (m.clickthrough) {
-    const error = m.errors?.["ct-terms"];
     out.push(html`<section class="method" aria-labelledby="ct-h"><h2 id="ct-h">Free WiFi</h2>
 <form method="post" action="/portal/login/clickthrough">${stateInput(m)}
-<label class="check" for="ct-terms"><input id="ct-terms" name="accept_terms" type="checkbox" value="1" required${error ? html` aria-invalid="true" aria-describedby="ct-terms-error"` : ""}> <span>I accept the <a href="#terms">terms of use</a></span></label>
-${error ? html`<span class="error" id="ct-terms-error">${error}</span>` : ""}
+${consentBoxes(m, "ct", true)}
 <button type="submit">Connect</button></form></section>`);
   }
   return out;
+}
+
+function voucherField(m: LoginPageModel): SafeHtml {
+  const id = "voucher-code";
+  const error = m.errors?.[id];
+  return html`<label for="${id}">Voucher code</label>
+<small id="${id}-hint">As printed, for example 4K7MP-XRT9C.</small>
+<input id="${id}" name="code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required maxlength="32" value="${m.values?.[id] ?? ""}" aria-describedby="${id}-hint${error ? html` ${id}-error` : ""}"${error ? html` aria-invalid="true"` : ""}>
+${error ? html`<span class="error" id="${id}-error">${error}</span>` : ""}`;
 }
 
 export function loginPage(m: LoginPageModel): string {

@@ -4,7 +4,7 @@ import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { RECORD_KEYS, makeCampaign, templateId } from "./campaign-fixtures.js";
 
-const ALL_METHODS = "facebook, custom, twitter, instagram, linkedin, email, sms, clickthrough";
+const ALL_METHODS = "facebook, custom, twitter, instagram, linkedin, email, sms, clickthrough, voucher";
 
 for (const dialect of DIALECTS) {
   describe(`create-or-update-campaign (${dialect})`, () => {
@@ -80,9 +80,33 @@ for (const dialect of DIALECTS) {
         email: true,
         sms: false,
         clickthrough: false,
+        voucher: false,
       });
       assert.equal(d.login_custom, "1");
       assert.equal(d.login_facebook, "0");
+    });
+
+    it("keeps the consent settings: terms required, the marketing opt-in and its text; an update changes only those given", async () => {
+      const c = await makeCampaign(t, { terms_required: "1", marketing_opt_in: "1", marketing_text: "  Send me the weekly menu.  ", login_options: '{"voucher":1}' });
+      assert.equal(c.data.terms_required, 1);
+      assert.equal(c.data.marketing_opt_in, 1);
+      assert.equal(c.data.marketing_text, "Send me the weekly menu.");
+      assert.equal(c.data.login_options.voucher, true);
+      assert.equal(JSON.parse(c.data.payload).consent.terms_required, true);
+      const up = await t.call("POST", "create-or-update-campaign", { campaign_id: c.campaign_id, name: "Campaign", marketing_opt_in: "0" });
+      assert.equal(up.statusCode, 200, JSON.stringify(up.body));
+      assert.equal(up.body.data.terms_required, 1);
+      assert.equal(up.body.data.marketing_opt_in, 0);
+      assert.equal(up.body.data.marketing_text, "Send me the weekly menu.");
+      const plain = await makeCampaign(t);
+      assert.equal(plain.data.terms_required, 0);
+      assert.equal(plain.data.marketing_opt_in, 0);
+      const bad = await t.call("POST", "create-or-update-campaign", { campaign_id: c.campaign_id, name: "Campaign", terms_required: "yes", marketing_text: "x".repeat(1001) });
+      assert.equal(bad.statusCode, 400);
+      assert.deepEqual(bad.body.message.terms_required, ["The terms_required must be one of: 0, 1."]);
+      assert.deepEqual(bad.body.message.marketing_text, ["The marketing_text may not be greater than 1000 characters."]);
+      const after = await t.call("GET", "get-campaign", { campaign_ids: c.campaign_id });
+      assert.equal(after.body.data[0].terms_required, 1, "a refused update writes nothing");
     });
 
     it("lets login_options in a form override every login_*, and login_* alone change only the methods named", async () => {

@@ -13,7 +13,7 @@ import { createLocation, login } from "./guests-fixtures.js";
 
 const CHI = "America/Chicago";
 const TYO = "Asia/Tokyo";
-const HEADER = "social_user_id,name,email,phone,mac,location_id,location,login_type,first_seen_utc,last_seen_utc,visits,data_used_bytes";
+const HEADER = "social_user_id,name,email,phone,mac,location_id,location,login_type,first_seen_utc,last_seen_utc,visits,data_used_bytes,marketing_opt_in,marketing_opt_in_utc,marketing_version";
 
 /** RFC 4180 parser (CRLF rows, quoted cells with doubled quotes), strict: anything else throws. */
 function parseCsv(text: string): string[][] {
@@ -247,6 +247,9 @@ for (const dialect of DIALECTS) {
         last_seen_utc: "2026-03-05 15:00:00",
         visits: "2",
         data_used_bytes: "5000001000",
+        marketing_opt_in: "0",
+        marketing_opt_in_utc: "",
+        marketing_version: "",
       });
       const cyRow = rows.find((r) => r.social_user_id === String(cy))!;
       assert.equal(cyRow.first_seen_utc, "2026-02-20 01:00:00", "first seen is the first login there, before the range");
