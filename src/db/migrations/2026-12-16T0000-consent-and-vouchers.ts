@@ -1,5 +1,5 @@
 /**
- * Consent at login and vouchers (docs/guest-data-consent-vouchers.md).
+ * Consent at login and vouchers (docs/guest-data.md).
  *
  * Consent: each login records whether the guest accepted the campaign's terms and ticked its
  * marketing opt-in, with the versions of both texts they saw (the login's logged_at is when);

@@ -11,7 +11,7 @@
  *   "login_options": { "facebook": false, "custom": true, "twitter": false, "instagram": false,
  *                      "linkedin": false, "email": false, "sms": false, "clickthrough": false },
  *   "custom_fields": { "name": true, "email": true, "phone": false }, // what the custom form asks
- *   "consent": { "terms_required": true, "marketing_opt_in": true,        // docs/guest-data-consent-vouchers.md
+ *   "consent": { "terms_required": true, "marketing_opt_in": true,        // docs/guest-data.md
  *                "marketing_text": "Send me offers by e-mail." }
  * }
  */

@@ -3,7 +3,7 @@
  * A code's time counts from its first login (duration); it works at its batch's locations, on at
  * most devices_per_code devices, until the batch's last day (expires), unless revoked. All the
  * devices of one code are one guest (login type Vuser, identity the code), whose RADIUS usage is
- * the code's data use. Decisions in docs/guest-data-consent-vouchers.md.
+ * the code's data use. Decisions in docs/guest-data.md.
  */
 import type { Static } from "@sinclair/typebox";
 import { toDbDatetime } from "../../db/time.js";
