@@ -15,8 +15,17 @@ export interface ConsoleAssets {
   files: Map<string, ConsoleAsset>;
 }
 
+/**
+ * Files named by their content hash never change: read and gzipped once per process, however many
+ * apps it builds (the tests build hundreds), not once per app.
+ */
+const loaded = new Map<string, ConsoleAssets>();
+
 export async function loadConsoleAssets(): Promise<ConsoleAssets> {
   const manifest = bundleIsCurrent() ? readManifest()! : await buildConsole();
+  const key = `${manifest.script}|${manifest.style}`;
+  const known = loaded.get(key);
+  if (known) return known;
   const files = new Map<string, ConsoleAsset>();
   for (const [name, type] of [
     [manifest.script, "text/javascript; charset=utf-8"],
@@ -40,5 +49,7 @@ export async function loadConsoleAssets(): Promise<ConsoleAssets> {
 </body>
 </html>
 `;
-  return { shell, files };
+  const assets = { shell, files };
+  loaded.set(key, assets);
+  return assets;
 }
