@@ -1,5 +1,5 @@
 /**
- * Letting a guest in through a controller (UniFi, Omada): the location's controller with its
+ * Letting a guest in through a controller (UniFi, Omada, a RUCKUS northbound interface): the location's controller with its
  * credentials opened, the location's options turned into the controller's units, the call, and
  * the controller's sessions kept per app (cookies, CSRF tokens) so that each login does not log in
  * again. A controller that is down, refuses or answers oddly gets the guest a page to retry, and
@@ -10,12 +10,14 @@ import { LRUCache } from "lru-cache";
 import type { Config } from "../config.js";
 import { secretBoxKey } from "../db/secret-box.js";
 import type { Ctx } from "../modules/context.js";
-import { controllerOfLocation } from "../modules/controllers/controllers.service.js";
+import type { ControllerType } from "../modules/controllers/controllers.schemas.js";
+import { type ControllerAccess, controllerOfLocation } from "../modules/controllers/controllers.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { loadOptions } from "../modules/locations/locations.service.js";
 import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
 import { ControllerError } from "./gateways/controller-http.js";
-import type { OmadaState, UnifiState } from "./gateways/gateway-types.js";
+import type { OmadaState, RuckusNbiState, UnifiState } from "./gateways/gateway-types.js";
+import { isEncrypted, nbiDecryptMac, nbiLogin, nbiMatches } from "./gateways/ruckus-nbi.js";
 import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/omada.js";
 import { type UnifiSession, newUnifiSession, unifiAuthorizeGuest } from "./gateways/unifi.js";
 import { portalErrors } from "./portal-errors.js";
@@ -73,20 +75,27 @@ export class ControllerGrants {
     return fresh;
   }
 
-  /**
-   * Lets `clientMac` in at `location` through its controller and answers for how many seconds;
-   * throws the portal's retry page when that fails.
-   */
-  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState, voucher?: VoucherLimits): Promise<number> {
+  /** The location's controller of `type`; throws the portal's error page (and logs why) when it has none. */
+  private async controllerOf(ctx: Ctx, location: LocationRow, type: ControllerType): Promise<ControllerAccess> {
     const key = await secretBoxKey(ctx.db, this.config.secretBoxKey);
-    const [access, options] = await Promise.all([controllerOfLocation(ctx, key, location.id), loadOptions(ctx, location.id)]);
-    const where = { location_id: location.id, controller_id: access?.id, family: gw.kind };
-    if (!access || access.type !== gw.kind) {
+    const access = await controllerOfLocation(ctx, key, location.id);
+    if (!access || access.type !== type) {
+      const where = { location_id: location.id, controller_id: access?.id, family: type };
       this.log.warn(where, access
           ? "portal: the location's controller is not of the guest's gateway family"
           : "portal: the location has no controller, or its credentials cannot be opened (was SECRET_BOX_KEY changed?)");
       throw portalErrors.controllerMissing();
     }
+    return access;
+  }
+
+  /**
+   * Lets `clientMac` in at `location` through its controller and answers for how many seconds;
+   * throws the portal's retry page when that fails.
+   */
+  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState, voucher?: VoucherLimits): Promise<number> {
+    const [access, options] = await Promise.all([this.controllerOf(ctx, location, gw.kind), loadOptions(ctx, location.id)]);
+    const where = { location_id: location.id, controller_id: access.id, family: gw.kind };
     const limits = grantLimits(options, voucher);
     const seconds = limits.seconds;
     const sessions = this.sessionsOf(access.id, access.version);
@@ -114,5 +123,58 @@ export class ControllerGrants {
     }
     this.log.info({ ...where, seconds }, "portal: guest let in by the controller");
     return seconds;
+  }
+
+  /** Decrypted client MACs of RUCKUS redirects: a guest reloading the page is not another call. */
+  private readonly decrypted = new LRUCache<string, string>({ max: 10_000, ttl: 3_600_000 });
+
+  /**
+   * The guest's MAC behind a RUCKUS redirect: as it came when plain, else decrypted by the location's
+   * controller. "" when that fails: the login still works (the controller gets the encrypted
+   * values back), only what needs the MAC (returning guests, the login's record) goes without.
+   */
+  async ruckusClientMac(ctx: Ctx, location: LocationRow, gw: RuckusNbiState): Promise<string> {
+    if (!isEncrypted(gw.ueMac)) return "";
+    let access: ControllerAccess;
+    try {
+      access = await this.controllerOf(ctx, location, "ruckus");
+    } catch {
+      return "";
+    }
+    const cacheKey = `${access.id}\u0000${access.version}\u0000${gw.ueMac}`;
+    const hit = this.decrypted.get(cacheKey);
+    if (hit) return hit;
+    const where = { location_id: location.id, controller_id: access.id, family: gw.kind, nbi: gw.nbi };
+    if (!nbiMatches(access, gw.nbi)) this.log.info(where, "portal: the redirect's nbiIP is not the host of the location's controller; the controller is called");
+    try {
+      const mac = await nbiDecryptMac({ access, timeoutMs: this.config.controllerTimeoutMs }, gw.ueMac);
+      this.decrypted.set(cacheKey, mac);
+      return mac;
+    } catch (err) {
+      if (!(err instanceof ControllerError)) throw err;
+      this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, "portal: the controller did not decrypt the guest's MAC");
+      return "";
+    }
+  }
+
+  /** The location's RUCKUS controller, looked up before the login is recorded: a location without one records nothing. */
+  ruckusController(ctx: Ctx, location: LocationRow): Promise<ControllerAccess> {
+    return this.controllerOf(ctx, location, "ruckus");
+  }
+
+  /**
+   * Logs the guest on at a RUCKUS controller with the one-time credential (the controller asks our
+   * RADIUS server); throws the portal's retry page when the controller does not let the guest in.
+   */
+  async ruckusLogin(access: ControllerAccess, location: LocationRow, gw: RuckusNbiState, credential: { username: string; password: string }): Promise<void> {
+    const where = { location_id: location.id, controller_id: access.id, family: gw.kind, nbi: gw.nbi };
+    try {
+      const code = await nbiLogin({ access, timeoutMs: this.config.controllerTimeoutMs }, gw, credential);
+      this.log.info({ ...where, code }, "portal: guest logged on by the controller");
+    } catch (err) {
+      if (!(err instanceof ControllerError)) throw err;
+      this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, "portal: the controller did not let the guest in");
+      throw portalErrors.controllerFailed();
+    }
   }
 }

@@ -126,9 +126,12 @@ export async function completeLogin(
   // retries after a controller failure is not counted twice.
   const voucher = input.voucher;
   const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw, voucher) : undefined;
+  // RUCKUS SmartZone / RUCKUS One: the controller is called after the login is stored (it asks RADIUS
+  // with the credential stored with it); a location without one is refused before anything is stored.
+  const ruckus = gw?.kind === "ruckus-nbi" ? await app.controllers.ruckusController(app, location) : undefined;
   // A gateway that logs the guest on with RADIUS gets a one-time credential, stored with the login.
   const issued =
-    gw?.kind === "coova" || isPostLogin(gw)
+    gw?.kind === "coova" || gw?.kind === "ruckus-nbi" || isPostLogin(gw)
       ? newCredential({ locationId: location.id, deviceId: state.dev, clientMac: state.mac, ttlSeconds: config.radius.credentialTtlSeconds })
       : undefined;
   // RADIUS finds the voucher's limits through the credential.
@@ -164,6 +167,11 @@ export async function completeLogin(
     const duration = voucher ? voucher.secondsLeft : options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
     await remember(duration);
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
+  }
+  if (gw?.kind === "ruckus-nbi" && ruckus && issued) {
+    // The controller asks RADIUS with the credential stored above, then says whether the guest is in.
+    await app.controllers.ruckusLogin(ruckus, location, gw, issued.credential);
+    return redirectUrl ? { kind: "landing", url: redirectUrl } : { kind: "connected", continueUrl: "" };
   }
   if (isPostLogin(gw) && issued) {
     return { kind: "post", url: gw.login, fields: postLoginFields(gw, issued.credential, redirectUrl), landing: postLoginLanding(gw, redirectUrl) };

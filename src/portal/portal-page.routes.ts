@@ -40,12 +40,15 @@ export async function showPage(request: FastifyRequest, reply: FastifyReply, dep
   const result = ctx.arrival?.result;
   if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
   const sid = ensureSession(request, reply, deps.config.publicUrl);
+  let mac = ctx.arrival?.clientMac ?? "";
+  // RUCKUS SmartZone and RUCKUS One encrypt the guest's MAC: their controller decrypts it.
+  if (ctx.arrival?.state.kind === "ruckus-nbi" && !mac && ctx.location) mac = await deps.ctx.controllers.ruckusClientMac(deps.ctx, ctx.location, ctx.arrival.state);
   const state = sealPageState(deps.signer, {
     sid,
     loc: ctx.location?.id ?? null,
     cmp: ctx.campaign.id,
     dev: ctx.device?.id ?? null,
-    mac: ctx.arrival?.clientMac ?? "",
+    mac,
     gw: ctx.arrival?.state ?? null,
   });
   // A browser that logged in here before (device cookie), whatever MAC its device uses now: one tap.

@@ -71,6 +71,7 @@ async function vetAccessPoint(
   // A controller family's redirect counts only from a device of that family: its model decides.
   const kind = arrival.state.kind;
   if ((kind === "unifi" || kind === "omada") && findDeviceModel(device.model_id)?.family !== kind) throw portalErrors.unknownAccessPoint();
+  if (kind === "ruckus-nbi" && findDeviceModel(device.model_id)?.family !== "ruckus") throw portalErrors.unknownAccessPoint();
   if (cache) {
     const now = Date.now();
     const last = cache.heard.get(device.id);

@@ -8,7 +8,7 @@ export interface ControllerWorld extends World {
 }
 
 export interface ControllerParams {
-  type: "unifi" | "omada";
+  type: "unifi" | "omada" | "ruckus";
   url: string;
   site?: string;
   username?: string;

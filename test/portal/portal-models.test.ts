@@ -50,6 +50,9 @@ const REDIRECTS: Record<HandoffId, (path: string, ap: string) => string> = {
   mikrotik: (path, ap) => `${path}?${q({ "link-login-only": "http://10.5.50.1/login", "link-orig": "http://example.org/", "device-mac": ap, mac: randomMac(), ip: "10.5.50.23" })}`,
   aruba: (path, ap) => `${path}?${q({ cmd: "login", mac: randomMac().toLowerCase(), ip: "10.0.0.23", essid: "Guest", apname: "lobby", apmac: ap.toLowerCase(), url: "http://example.org/" })}`,
   ruckus: (path, ap) => `${path}?${q({ sip: "192.168.40.2", mac: ap.toLowerCase(), client_mac: randomMac(), uip: "192.168.40.77", ssid: "Guest", url: "http://example.org/" })}`,
+  // SmartZone encrypts the client's MAC and address; without a controller at the location the page still shows.
+  "ruckus-nbi": (path, ap) =>
+    `${path}?${q({ nbiIP: "10.20.0.5", sip: "10.20.0.5", mac: ap.toLowerCase(), client_mac: "ENC2e50f302e3cc0f79756121786ce8955e7a8dbb9754ddeba0", uip: "ENCb3579628807a64f0e008793bd3623389", proxy: "0", ssid: "Guest", url: "http://example.org/", zoneName: "Cafe" })}`,
   cambium: (path, ap) => `${path}?${q({ ga_ssid: "Guest", ga_ap_mac: dashes(ap), ga_nas_id: "cafe", ga_srvr: "10.10.1.1", ga_cmac: dashes(randomMac()), ga_cip: "10.10.1.23", ga_orig_url: "http://example.org/" })}`,
 };
 

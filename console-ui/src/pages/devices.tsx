@@ -48,6 +48,13 @@ function setupSteps(family: string, settings: Settings, device: Device, location
         `Walled garden: add ${host}.`,
         ...radius,
       ];
+    case "ruckus":
+      return [
+        `ZoneDirector or Unleashed: a Hotspot service with the login page ${portal} and ${host} in its walled garden.`,
+        `SmartZone or RUCKUS One: a Hotspot (WISPr) portal with the logon URL ${portal}, and a controller of type "ruckus" (its northbound interface and password) assigned to the location.`,
+        ...radius,
+        "SmartZone sends every AP's requests with its AAA server's one secret: give each of its devices that secret (rotate-device-secret with radius_secret).",
+      ];
     default:
       return [
         `External captive portal URL: ${portal}.`,

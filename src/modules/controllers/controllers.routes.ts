@@ -13,9 +13,9 @@ export function controllerRoutes(api: ApiRouter<Ctx>): void {
   api.route({
     method: "POST",
     url: "/api/create-or-update-controller",
-    summary: "Register a UniFi or Omada controller, or update one when controller_id is given",
+    summary: "Register a UniFi, Omada or RUCKUS (SmartZone, RUCKUS One) controller, or update one when controller_id is given",
     description:
-      "Give username and password, or (UniFi OS only) api_key. Credentials are write-only: sealed at rest, never returned. " +
+      "Give username and password, or (UniFi OS only) api_key; for ruckus, the northbound interface's password (and its user name where it has one). Credentials are write-only: sealed at rest, never returned. " +
       "On update, credentials not given keep their stored value.",
     tags,
     access: "write",
@@ -24,6 +24,7 @@ export function controllerRoutes(api: ApiRouter<Ctx>): void {
     checks: [
       ({ p, fail }) => {
         if (p.api_key && p.type === "omada") fail("api_key", "The api_key is only accepted for unifi controllers; give username and password.");
+        if (p.api_key && p.type === "ruckus") fail("api_key", "The api_key is only accepted for unifi controllers; give the northbound interface's password.");
         if (p.api_key && (p.username || p.password)) fail("api_key", "Give either api_key or username and password, not both.");
       },
       async ({ ctx, p, refs, fail, config }) => {

@@ -3,7 +3,7 @@ import { F } from "../../http/validation.js";
 
 const Success = Type.Literal("success");
 
-export const CONTROLLER_TYPES = ["unifi", "omada"] as const;
+export const CONTROLLER_TYPES = ["unifi", "omada", "ruckus"] as const;
 export type ControllerType = (typeof CONTROLLER_TYPES)[number];
 
 export const ControllerWriteParams = Type.Object({
@@ -12,9 +12,9 @@ export const ControllerWriteParams = Type.Object({
   name: F.text(255, "What the operator calls the controller."),
   type: Type.Union(
     CONTROLLER_TYPES.map((t) => Type.Literal(t)),
-    { description: "unifi (UniFi Network, classic or UniFi OS) or omada (TP-Link Omada).", "x-error": "oneOf", "x-values": [...CONTROLLER_TYPES] },
+    { description: "unifi (UniFi Network, classic or UniFi OS), omada (TP-Link Omada) or ruckus (the northbound portal interface of a RUCKUS SmartZone or RUCKUS One).", "x-error": "oneOf", "x-values": [...CONTROLLER_TYPES] },
   ),
-  url: F.text(2048, "Base URL of the controller, e.g. https://192.168.1.2:8443 (classic UniFi), https://unifi.example (UniFi OS), https://omada.example:8043.", {
+  url: F.text(2048, "Base URL of the controller, e.g. https://192.168.1.2:8443 (classic UniFi), https://unifi.example (UniFi OS), https://omada.example:8043, https://smartzone.example:9443 (SmartZone's northbound portal interface), https://<tenant>.wispr.ruckus.cloud (RUCKUS One).", {
     format: "http-url",
   }),
   site: Type.Optional(
@@ -22,8 +22,8 @@ export const ControllerWriteParams = Type.Object({
       pattern: "^[\\p{L}\\p{N} _.-]{1,64}$",
     }),
   ),
-  username: Type.Optional(F.text(255, "Login of a controller account allowed to authorise guests (UniFi admin with hotspot rights, Omada hotspot operator).")),
-  password: Type.Optional(F.text(1024, "Its password. Write-only: stored sealed, never returned.")),
+  username: Type.Optional(F.text(255, "Login of a controller account allowed to authorise guests (UniFi admin with hotspot rights, Omada hotspot operator); for ruckus, the northbound interface's user name where the controller has one (optional).")),
+  password: Type.Optional(F.text(1024, "Its password (for ruckus: the northbound interface's password). Write-only: stored sealed, never returned.")),
   api_key: Type.Optional(F.text(1024, "UniFi OS only: an API key (Network > Settings > Control Plane > Integrations) instead of username and password. Write-only.")),
   tls_fingerprint: Type.Optional(
     F.text(128, "SHA-256 of the controller's certificate (hex, colons allowed), to pin a self-signed certificate; empty: the usual certificate checks.", {
@@ -36,7 +36,7 @@ export const ControllerRecord = Type.Object({
   id: Type.Integer(),
   controller_id: Type.Integer(),
   name: Type.String(),
-  type: Type.String({ description: "unifi or omada" }),
+  type: Type.String({ description: "unifi, omada or ruckus" }),
   url: Type.String(),
   site: Type.String(),
   auth: Type.String({ description: "password (username and password are set) or api_key. The credentials themselves are never returned." }),

@@ -1,6 +1,7 @@
 /**
- * Controllers of an account (UniFi Network, TP-Link Omada): what the portal calls to let a guest in
- * at locations whose access points are managed by one. Credentials are sealed with the service's
+ * Controllers of an account (UniFi Network, TP-Link Omada, the northbound portal interface of a RUCKUS
+ * SmartZone or RUCKUS One): what the portal calls to let a guest in at locations whose access points
+ * are managed by one. Credentials are sealed with the service's
  * secret box (src/db/secret-box.ts) before they reach the database and are never returned.
  */
 import { openSecret, sealSecret } from "../../db/secret-box.js";
@@ -25,7 +26,8 @@ export interface ControllerAccess {
   version: string;
 }
 
-export const DEFAULT_SITE: Record<ControllerType, string> = { unifi: "default", omada: "Default" };
+/** A RUCKUS northbound interface has no site: the zone comes with each guest's redirect. */
+export const DEFAULT_SITE: Record<ControllerType, string> = { unifi: "default", omada: "Default", ruckus: "" };
 
 const purpose = (accountId: number) => `controller-credentials:${accountId}`;
 
@@ -61,6 +63,12 @@ export interface ControllerInput {
 export function credentialsOf(input: ControllerInput, stored: ControllerCredentials | undefined): ControllerCredentials | { missing: string } {
   if (input.apiKey) return { apiKey: input.apiKey };
   const old = stored && "username" in stored ? stored : undefined;
+  // A RUCKUS northbound interface may have only a password (SmartZone before 5.2, RUCKUS One's examples name a user).
+  if (input.type === "ruckus") {
+    const password = input.password || old?.password;
+    if (!password) return { missing: "password" };
+    return { username: input.username ?? old?.username ?? "", password };
+  }
   if (input.username || input.password) {
     const username = input.username || old?.username;
     const password = input.password || old?.password;

@@ -28,9 +28,22 @@ export type FamilyId = "coova" | "openwrt" | "meraki" | "unifi" | "omada" | "mik
  * - `meraki`: click-through, the browser to Meraki's `base_grant_url`;
  * - `meraki-signon`, `mikrotik`, `aruba`, `ruckus`, `cambium`: the browser posts a one-time
  *   credential to the gateway's (or Meraki's cloud's) login URL; the gateway asks RADIUS;
- * - `unifi`, `omada`: the service asks the location's controller to let the client's MAC in.
+ * - `unifi`, `omada`: the service asks the location's controller to let the client's MAC in;
+ * - `ruckus-nbi`: the service hands a one-time credential to the location's RUCKUS controller
+ *   (SmartZone, RUCKUS One) through its northbound portal interface; the controller asks RADIUS.
  */
-export type HandoffId = "coova" | "opennds" | "meraki" | "meraki-signon" | "unifi" | "omada" | "mikrotik" | "aruba" | "ruckus" | "cambium";
+export type HandoffId =
+  | "coova"
+  | "opennds"
+  | "meraki"
+  | "meraki-signon"
+  | "unifi"
+  | "omada"
+  | "mikrotik"
+  | "aruba"
+  | "ruckus"
+  | "ruckus-nbi"
+  | "cambium";
 
 /**
  * Dynamic authorization (RFC 5176) as a family's gateways offer it: the UDP port they listen on
@@ -61,8 +74,13 @@ export const DEVICE_FAMILIES: Readonly<Record<FamilyId, DeviceFamily>> = Object.
   omada: { id: "omada", name: "TP-Link Omada", handoffs: ["omada"], radius: "wispr", coa: undefined },
   mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", handoffs: ["mikrotik"], radius: "mikrotik", coa: { port: 3799, change: true } },
   aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", handoffs: ["aruba"], radius: "wispr", coa: { port: 3799, change: true } },
-  // SmartZone and RUCKUS One hand guests over through their northbound portal interface, which is not implemented.
-  ruckus: { id: "ruckus", name: "RUCKUS (ZoneDirector, Unleashed)", handoffs: ["ruckus"], radius: "wispr", coa: { port: 3799, change: true } },
+  ruckus: {
+    id: "ruckus",
+    name: "RUCKUS (ZoneDirector, Unleashed, SmartZone, RUCKUS One)",
+    handoffs: ["ruckus", "ruckus-nbi"],
+    radius: "wispr",
+    coa: { port: 3799, change: true },
+  },
   cambium: { id: "cambium", name: "Cambium Networks (cnPilot, cnMaestro)", handoffs: ["cambium"], radius: "cambium", coa: { port: 3799, change: true } },
 });
 

@@ -30,7 +30,7 @@ export const DEVICE_MODELS: readonly DeviceModel[] = Object.freeze([
   { id: "tplink-er605", vendor: "TP-Link", name: "Omada ER605 gateway (portal on the gateway)", family: "omada" },
   { id: "mikrotik-hap-ac2", vendor: "MikroTik", name: "hAP ac2 (HotSpot)", family: "mikrotik" },
   { id: "mikrotik-cap-ax", vendor: "MikroTik", name: "cAP ax (HotSpot)", family: "mikrotik" },
-  { id: "ruckus-r550", vendor: "RUCKUS", name: "R550 (ZoneDirector or Unleashed)", family: "ruckus" },
+  { id: "ruckus-r550", vendor: "RUCKUS", name: "R550 (ZoneDirector, Unleashed, SmartZone or RUCKUS One)", family: "ruckus" },
   { id: "aruba-ap-505", vendor: "HPE Aruba Networking", name: "AP-505 (Instant)", family: "aruba" },
   { id: "cambium-xv2-2", vendor: "Cambium Networks", name: "XV2-2 (cnMaestro)", family: "cambium" },
 ]);

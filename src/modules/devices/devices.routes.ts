@@ -85,14 +85,17 @@ export function deviceRoutes(api: ApiRouter<Ctx>): void {
   api.route({
     method: "POST",
     url: "/api/rotate-device-secret",
-    summary: "Give a device a new RADIUS shared secret (the old one stops working)",
+    summary: "Give a device a new RADIUS shared secret, random or the one given (the old one stops working)",
+    description:
+      "Several access points behind one RADIUS client (a Meraki SSID, a SmartZone zone) send every Access-Request with one secret: " +
+      "give each of their devices that secret with radius_secret.",
     tags,
     access: "write",
-    params: S.DeviceIdParams,
+    params: S.RotateSecretParams,
     refs: { device_id: ownedDevice.one() },
     response: S.RotateSecretResponse,
-    handler: async ({ ctx }, _p, r) => {
-      const device = await devices.rotateRadiusSecret(ctx, r.device_id);
+    handler: async ({ ctx }, p, r) => {
+      const device = await devices.rotateRadiusSecret(ctx, r.device_id, p.radius_secret);
       return ok({ message: "The device has a new RADIUS secret. Enter it on the gateway.", device_id: device.id, radius_secret: device.radius_secret });
     },
   });

@@ -55,6 +55,16 @@ export const DeviceModelsResponse = Type.Object({
 
 export const DeviceIdParams = Type.Object({ identifier: F.identifier(), device_id: F.id("Device.") });
 
+export const RotateSecretParams = Type.Object({
+  identifier: F.identifier(),
+  device_id: F.id("Device."),
+  radius_secret: Type.Optional(
+    F.text(64, "The secret to set, 16 to 64 printable ASCII characters without spaces: e.g. the one a controller (Meraki's dashboard, a SmartZone AAA server) already uses for every AP of a network. Omit it for a new random secret.", {
+      pattern: "^[!-~]{16,64}$",
+    }),
+  ),
+});
+
 export const RotateSecretResponse = Type.Object({
   status: Success,
   message: Type.String(),

@@ -103,6 +103,23 @@ export interface RuckusState {
   url: string;
 }
 
+/**
+ * RUCKUS SmartZone and RUCKUS One (ruckus-nbi.ts): the service logs the guest on through the
+ * location's controller (its northbound portal interface), which then asks our RADIUS server.
+ */
+export interface RuckusNbiState {
+  kind: "ruckus-nbi";
+  /** nbiIP: the interface's address as the redirect named it (logged; calls go to the location's controller). */
+  nbi: string;
+  /** client_mac and uip as the redirect carried them: encrypted ("ENC" + hex) or plain, handed back as is. */
+  ueMac: string;
+  ueIp: string;
+  /** proxy: whether the guest's browser uses a web proxy ("0" or "1"). */
+  proxy: string;
+  /** url: where the guest was going; else startUrl, the hotspot's configured start page. */
+  url: string;
+}
+
 /** Cambium cnPilot / cnMaestro (cambium.ts). */
 export interface CambiumState {
   kind: "cambium";
@@ -122,6 +139,7 @@ export type GatewayState =
   | MerakiSignOnState
   | ArubaState
   | RuckusState
+  | RuckusNbiState
   | CambiumState;
 
 /**

@@ -11,6 +11,7 @@ import { parseCambium } from "./cambium.js";
 import { parseMeraki } from "./meraki.js";
 import { parseMerakiSignOn } from "./meraki-signon.js";
 import { parseRuckus } from "./ruckus.js";
+import { parseRuckusNbi } from "./ruckus-nbi.js";
 import { parseMikrotik } from "./mikrotik.js";
 import { parseOmada } from "./omada.js";
 
@@ -32,6 +33,8 @@ export function parseGateway(input: GatewayParseInput): GatewayParse {
   if (q["link-login-only"] !== undefined) return parseMikrotik(q);
   if (q.login_url !== undefined) return parseMerakiSignOn(q);
   if (q.ga_srvr !== undefined) return parseCambium(q, input.rawUrls[0] ?? "");
+  // SmartZone's redirect carries sip too: nbiIP tells it from a ZoneDirector's.
+  if (q.nbiIP !== undefined) return parseRuckusNbi(q);
   if (q.sip !== undefined) return parseRuckus(q);
   if (q.cmd !== undefined && (q.apmac !== undefined || q.essid !== undefined || q.switchip !== undefined)) return parseAruba(q);
   return { kind: "none" };
@@ -89,7 +92,7 @@ export function targetAllowed(arrival: GatewayArrival, apAddress: string): boole
   if (LAN_TARGET_KINDS.has(arrival.state.kind)) return isLocalAddress(host);
   if (arrival.state.kind === "aruba") return host === ARUBA_SECURELOGIN || isLocalAddress(host);
   // Controller families: the grant goes to the location's own controller, nothing to the query's hosts.
-  if (arrival.state.kind === "unifi" || arrival.state.kind === "omada") return true;
+  if (arrival.state.kind === "unifi" || arrival.state.kind === "omada" || arrival.state.kind === "ruckus-nbi") return true;
   const cloud = host === "network-auth.com" || host.endsWith(".network-auth.com");
   if (arrival.state.kind === "meraki-signon") return arrival.state.login.startsWith("https://") && cloud;
   if (arrival.state.kind !== "meraki") return false;

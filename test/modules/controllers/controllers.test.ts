@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(bad.statusCode, 400);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ["site", "tls_fingerprint", "type", "url"]);
-      assert.deepEqual(bad.body.message.type, ["The type must be one of: unifi, omada."]);
+      assert.deepEqual(bad.body.message.type, ["The type must be one of: unifi, omada, ruckus."]);
       const omadaKey = await t.call("POST", "create-or-update-controller", { name: "X", type: "omada", url: "https://o.example", api_key: "k" });
       assert.equal(omadaKey.statusCode, 400);
       assert.ok(omadaKey.body.message.api_key);
@@ -109,6 +109,26 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(access?.credentials, { apiKey: "KEY-123" });
       const toOmada = await t.call("POST", "create-or-update-controller", { controller_id: id, name: "R", type: "omada", url: "https://o.example" });
       assert.deepEqual(toOmada.body.message, { username: ["The username field is required."] }, "an Omada controller needs a login");
+    });
+
+    it("a RUCKUS northbound interface: its password is required, a user name optional, an API key refused", async () => {
+      const url = "https://smartzone.example:9443";
+      const noPass = await t.call("POST", "create-or-update-controller", { name: "Zone", type: "ruckus", url, username: "api" });
+      assert.deepEqual(noPass.body.message, { password: ["The password field is required."] });
+      const withKey = await t.call("POST", "create-or-update-controller", { name: "Zone", type: "ruckus", url, api_key: "k" });
+      assert.equal(withKey.statusCode, 400);
+      assert.match(withKey.body.message.api_key[0], /only accepted for unifi/);
+      const created = await t.call("POST", "create-or-update-controller", { name: "Zone", type: "ruckus", url, password: "nbi-pass" });
+      assert.equal(created.statusCode, 200, JSON.stringify(created.body));
+      assert.equal(created.body.data.type, "ruckus");
+      assert.equal(created.body.data.site, "");
+      const loc = await makeLocation(t);
+      await t.call("POST", "location-assign-controller", { location_id: loc, controller_id: created.body.controller_id });
+      const key = await import("../../../src/db/secret-box.js").then((m) => m.secretBoxKey(t.db, undefined));
+      assert.deepEqual((await controllerOfLocation(t.deps, key, loc))?.credentials, { username: "", password: "nbi-pass" });
+      const named = await t.call("POST", "create-or-update-controller", { controller_id: created.body.controller_id, name: "Zone", type: "ruckus", url, username: "api" });
+      assert.equal(named.statusCode, 200, JSON.stringify(named.body));
+      assert.deepEqual((await controllerOfLocation(t.deps, key, loc))?.credentials, { username: "api", password: "nbi-pass" }, "the password is kept");
     });
 
     it("assigns and removes a location's controller, and deletes a controller with its assignments", async () => {

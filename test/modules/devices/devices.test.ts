@@ -176,6 +176,26 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it("rotate-device-secret: a random secret, or the one given (one RADIUS client for many APs); bad ones refused, nothing written", async () => {
+      const id = (await create({ device_name: "Zone AP" })).body.device_id;
+      const secretOf = async () => (await t.db.selectFrom("devices").select("radius_secret").where("id", "=", id).executeTakeFirstOrThrow()).radius_secret;
+      const random = await t.call("POST", "rotate-device-secret", { device_id: id });
+      assert.equal(random.statusCode, 200, JSON.stringify(random.body));
+      assert.match(random.body.radius_secret, /^[A-HJ-NP-Za-km-z2-9]{24}$/);
+      assert.equal(await secretOf(), random.body.radius_secret);
+      const chosen = "Zone-Secret_2026!#";
+      const set = await t.call("POST", "rotate-device-secret", { device_id: id, radius_secret: chosen });
+      assert.equal(set.statusCode, 200, JSON.stringify(set.body));
+      assert.equal(set.body.radius_secret, chosen);
+      assert.equal(await secretOf(), chosen);
+      for (const bad of ["short-secret", "has a space in it!!", "x".repeat(65), "ünicode-secret-1234", "tab\tinside-secret-123"]) {
+        const res = await t.call("POST", "rotate-device-secret", { device_id: id, radius_secret: bad });
+        assert.equal(res.statusCode, 400, bad);
+        assert.deepEqual(Object.keys(res.body.message), ["radius_secret"], JSON.stringify(res.body));
+      }
+      assert.equal(await secretOf(), chosen, "nothing written");
+    });
+
     it("read-only sub-users may read devices (without secrets) but not create them", async () => {
       const ro = await makeSubUser(t, { readonly: true });
       const rw = await makeSubUser(t, { readonly: false });
