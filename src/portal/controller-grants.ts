@@ -17,7 +17,7 @@ import { loadOptions } from "../modules/locations/locations.service.js";
 import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
 import { ControllerError } from "./gateways/controller-http.js";
 import type { OmadaState, RuckusNbiState, UnifiState } from "./gateways/gateway-types.js";
-import { isEncrypted, nbiDecryptMac, nbiLogin, nbiMatches } from "./gateways/ruckus-nbi.js";
+import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "./gateways/ruckus-nbi.js";
 import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/omada.js";
 import { type UnifiSession, newUnifiSession, unifiAuthorizeGuest } from "./gateways/unifi.js";
 import { portalErrors } from "./portal-errors.js";
@@ -125,34 +125,38 @@ export class ControllerGrants {
     return seconds;
   }
 
-  /** Decrypted client MACs of RUCKUS redirects: a guest reloading the page is not another call. */
+  /** Decrypted values of RUCKUS redirects: a guest reloading the page is not another call. */
   private readonly decrypted = new LRUCache<string, string>({ max: 10_000, ttl: 3_600_000 });
 
   /**
-   * The guest's MAC behind a RUCKUS redirect: as it came when plain, else decrypted by the location's
-   * controller. "" when that fails: the login still works (the controller gets the encrypted
-   * values back), only what needs the MAC (returning guests, the login's record) goes without.
+   * The guest's MAC (`client_mac`) or address (`uip`) behind a RUCKUS redirect: as it came when
+   * plain, else decrypted by the location's controller. "" when that fails: the login still works
+   * (the controller gets the encrypted values back), only what needs the value (returning guests,
+   * the login's record, the RFC 8908 API) goes without.
    */
-  async ruckusClientMac(ctx: Ctx, location: LocationRow, gw: RuckusNbiState): Promise<string> {
-    if (!isEncrypted(gw.ueMac)) return "";
+  async ruckusDecrypt(ctx: Ctx, location: LocationRow, gw: RuckusNbiState, what: "mac" | "ip"): Promise<string> {
+    const value = what === "mac" ? gw.ueMac : gw.ueIp;
+    if (!isEncrypted(value)) return what === "ip" ? value : "";
     let access: ControllerAccess;
     try {
       access = await this.controllerOf(ctx, location, "ruckus");
     } catch {
       return "";
     }
-    const cacheKey = `${access.id}\u0000${access.version}\u0000${gw.ueMac}`;
+    const cacheKey = `${access.id}\u0000${access.version}\u0000${value}`;
     const hit = this.decrypted.get(cacheKey);
     if (hit) return hit;
     const where = { location_id: location.id, controller_id: access.id, family: gw.kind, nbi: gw.nbi };
-    if (!nbiMatches(access, gw.nbi)) this.log.info(where, "portal: the redirect's nbiIP is not the host of the location's controller; the controller is called");
+    if (what === "mac" && !nbiMatches(access, gw.nbi)) {
+      this.log.info(where, "portal: the redirect's nbiIP is not the host of the location's controller; the controller is called");
+    }
     try {
-      const mac = await nbiDecryptMac({ access, timeoutMs: this.config.controllerTimeoutMs }, gw.ueMac);
-      this.decrypted.set(cacheKey, mac);
-      return mac;
+      const plain = await nbiDecrypt({ access, timeoutMs: this.config.controllerTimeoutMs }, value, what);
+      this.decrypted.set(cacheKey, plain);
+      return plain;
     } catch (err) {
       if (!(err instanceof ControllerError)) throw err;
-      this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, "portal: the controller did not decrypt the guest's MAC");
+      this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, `portal: the controller did not decrypt the guest's ${what === "mac" ? "MAC" : "address"}`);
       return "";
     }
   }

@@ -18,7 +18,7 @@ import { findLiveLocation, loadOptions } from "../modules/locations/locations.se
 import { recordGrant } from "../modules/sessions/captive-status.service.js";
 import { newCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
-import type { ControllerGrants } from "./controller-grants.js";
+import { type ControllerGrants, grantLimits } from "./controller-grants.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
 import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
@@ -171,6 +171,13 @@ export async function completeLogin(
   if (gw?.kind === "ruckus-nbi" && ruckus && issued) {
     // The controller asks RADIUS with the credential stored above, then says whether the guest is in.
     await app.controllers.ruckusLogin(ruckus, location, gw, issued.credential);
+    // The guest's address, from the redirect's uip: the RFC 8908 API knows the device is in before
+    // the controller's first accounting packet arrives.
+    const ip = await app.controllers.ruckusDecrypt(app, location, gw, "ip");
+    if (ip) {
+      const options = await loadOptions(app, location.id);
+      await recordGrant(app, { locationId: location.id, clientIp: ip, clientMac: state.mac, seconds: grantLimits(options, voucher).seconds });
+    }
     return redirectUrl ? { kind: "landing", url: redirectUrl } : { kind: "connected", continueUrl: "" };
   }
   if (isPostLogin(gw) && issued) {

@@ -42,7 +42,7 @@ export async function showPage(request: FastifyRequest, reply: FastifyReply, dep
   const sid = ensureSession(request, reply, deps.config.publicUrl);
   let mac = ctx.arrival?.clientMac ?? "";
   // RUCKUS SmartZone and RUCKUS One encrypt the guest's MAC: their controller decrypts it.
-  if (ctx.arrival?.state.kind === "ruckus-nbi" && !mac && ctx.location) mac = await deps.ctx.controllers.ruckusClientMac(deps.ctx, ctx.location, ctx.arrival.state);
+  if (ctx.arrival?.state.kind === "ruckus-nbi" && !mac && ctx.location) mac = await deps.ctx.controllers.ruckusDecrypt(deps.ctx, ctx.location, ctx.arrival.state, "mac");
   const state = sealPageState(deps.signer, {
     sid,
     loc: ctx.location?.id ?? null,

@@ -3,7 +3,7 @@
  * redirects a Chromium guest to the location's page with its MAC and address encrypted; the portal
  * has the location's controller decrypt the MAC, the guest logs in, and the service hands the
  * one-time credential to the controller's northbound portal interface, which asks our RADIUS server
- * with radclient as SmartZone does. Two APs of one zone share the zone's RADIUS secret (set with
+ * with radclient as SmartZone does; the decrypted uip tells the RFC 8908 API the device is in. Two APs of one zone share the zone's RADIUS secret (set with
  * rotate-device-secret). Also: the pending (202) answer, a wrong interface password, a redirect
  * naming another nbiIP (never called), a location without a controller, and hostile parameters.
  */
@@ -123,7 +123,9 @@ for (const dialect of DIALECTS) {
       assert.equal(await page.textContent("h1"), "Landed");
       await page.context().close();
 
-      const loginCall = sz.calls.at(-1);
+      const loginCall = sz.calls.findLast((c) => c.RequestType === "Login");
+      assert.equal(sz.calls.at(-1).RequestType, "Decrypt", "then uip decrypted");
+      assert.equal(sz.calls.at(-1).Data, new URL(redirect).searchParams.get("uip"));
       assert.equal(loginCall.RequestCategory, "UserOnlineControl");
       assert.equal(loginCall.RequestType, "Login");
       assert.equal(loginCall["UE-MAC"], new URL(redirect).searchParams.get("client_mac"), "UE-MAC handed back as the redirect carried it");
@@ -136,6 +138,12 @@ for (const dialect of DIALECTS) {
       const [login] = await countLogins(t, w.locationId);
       assert.equal(login.client_mac, client.mac, "the login is recorded with the decrypted MAC");
       assert.equal(login.login_type, "Muser");
+      // The decrypted uip: the RFC 8908 API of the location says this device is in, with its time left.
+      const captive = await t.app.inject({ method: "GET", url: `${new URL(w.url).pathname}/captive-portal-api`, remoteAddress: client.ip });
+      assert.equal(captive.json().captive, false, captive.body);
+      assert.ok(captive.json()["seconds-remaining"] > 3500, captive.body);
+      const neighbour = await t.app.inject({ method: "GET", url: `${new URL(w.url).pathname}/captive-portal-api`, remoteAddress: "10.1.0.99" });
+      assert.equal(neighbour.json().captive, true);
 
       // The credential was one-time.
       const again = await radclient(radius.authPort, "auth", ZONE_SECRET, exchange.request);

@@ -121,13 +121,17 @@ function failure(code: number, answer: { status: number; body: string }): Contro
   return new ControllerError(fault, `the northbound interface answered ${code} (${words})`, answer);
 }
 
-/** The guest's MAC, decrypted by the controller; throws ControllerError when it cannot be. */
-export async function nbiDecryptMac(call: NbiCall, encrypted: string): Promise<string> {
+/**
+ * The guest's MAC or address, decrypted by the controller (canonical MAC, or the address as
+ * written); throws ControllerError when it cannot be.
+ */
+export async function nbiDecrypt(call: NbiCall, encrypted: string, what: "mac" | "ip"): Promise<string> {
   const { code, json, answer } = await nbiRequest(call, { RequestCategory: "GetConfig", RequestType: "Decrypt", Data: encrypted });
   if (code !== 200) throw failure(code, answer);
-  const mac = typeof json.Data === "string" ? ruckusMac(json.Data.trim()) : "";
-  if (!mac) throw new ControllerError("refused", "the decrypted client_mac is not a MAC address", answer);
-  return mac;
+  const plain = typeof json.Data === "string" ? json.Data.trim() : "";
+  const value = what === "mac" ? ruckusMac(plain) : isIP(plain) ? plain : "";
+  if (!value) throw new ControllerError("refused", `the decrypted ${what === "mac" ? "client_mac is not a MAC" : "uip is not an IP"} address`, answer);
+  return value;
 }
 
 /** How long to wait between status queries while the controller's login is pending (202). */
