@@ -123,7 +123,7 @@ for (const dialect of DIALECTS) {
       assert.equal(await page.textContent("h1"), "Landed");
       await page.context().close();
 
-      const loginCall = sz.calls.findLast((c) => c.RequestType === "Login");
+      const loginCall = [...sz.calls].reverse().find((c) => c.RequestType === "Login");
       assert.equal(sz.calls.at(-1).RequestType, "Decrypt", "then uip decrypted");
       assert.equal(sz.calls.at(-1).Data, new URL(redirect).searchParams.get("uip"));
       assert.equal(loginCall.RequestCategory, "UserOnlineControl");
