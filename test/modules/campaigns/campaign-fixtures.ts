@@ -19,6 +19,7 @@ export const RECORD_KEYS = [
   "login_linkedin",
   "login_options",
   "login_twitter",
+  "logo_url",
   "marketing_opt_in",
   "marketing_text",
   "name",
