@@ -51,3 +51,6 @@ export async function makeCampaign(t: TestApp, params: Record<string, unknown> =
   assert.equal(res.statusCode, 200, JSON.stringify(res.body));
   return res.body;
 }
+
+/** A real 1x1 PNG, for logos. */
+export const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");

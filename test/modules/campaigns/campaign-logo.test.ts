@@ -9,10 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { LOGO_MAX_BYTES } from "../../../src/modules/campaigns/campaign-logo.js";
 import { type TestApp, createTestApp, locationParams } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
-import { makeCampaign } from "./campaign-fixtures.js";
+import { PNG_1X1, makeCampaign } from "./campaign-fixtures.js";
 
-/** A real 1x1 PNG. */
-export const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 7)]);
 const WEBP = Buffer.concat([Buffer.from("RIFF"), Buffer.from([40, 0, 0, 0]), Buffer.from("WEBPVP8 "), Buffer.alloc(32, 1)]);
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString("base64")}`;
