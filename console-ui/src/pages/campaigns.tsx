@@ -201,6 +201,7 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
             submitLabel={campaign ? "Save campaign" : "Create campaign"}
             disabled={readonly}
             onChange={setDraft}
+            childrenAfter="background"
             submit={async (v) => {
               const body = {
                 ...campaignBody(v),
