@@ -186,7 +186,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    let err = error instanceof AppError ? error : fromFastifyError(error, config.bodyLimit);
+    let err = error instanceof AppError ? error : fromFastifyError(error, request.routeOptions.bodyLimit ?? config.bodyLimit);
     if (!err && isDatabaseUnavailable(error)) {
       request.log.warn({ err: { message: error.message, code: error.code } }, "database unavailable; answered 503");
       err = databaseUnavailable();

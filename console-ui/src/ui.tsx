@@ -1,5 +1,5 @@
 /** Small building blocks every page uses: forms bound to API calls, tables, messages. */
-import type { ComponentChildren, JSX } from "preact";
+import { type ComponentChildren, Fragment, type JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, type Messages } from "./api";
 import { navigate } from "./state";
@@ -87,6 +87,8 @@ export function Form(props: {
   submit: (values: Values) => Promise<string | undefined>;
   onChange?: (values: Values) => void;
   children?: ComponentChildren;
+  /** Where the children go: after this field (default: after the last). */
+  childrenAfter?: string;
   id?: string;
 }) {
   const [values, setValues] = useState<Values>(props.initial ?? {});
@@ -121,9 +123,12 @@ export function Form(props: {
     <form onSubmit={onSubmit} id={props.id} class="form" noValidate>
       {other.length > 0 && <Notice kind="error">{other.map(([, m]) => m.join(" ")).join(" ")}</Notice>}
       {props.fields.map((f) => (
-        <FieldInput key={f.name} field={f} value={values[f.name]} error={errors[f.name]} disabled={props.disabled} onInput={(v) => set(f.name, v)} />
+        <Fragment key={f.name}>
+          <FieldInput field={f} value={values[f.name]} error={errors[f.name]} disabled={props.disabled} onInput={(v) => set(f.name, v)} />
+          {f.name === props.childrenAfter && props.children}
+        </Fragment>
       ))}
-      {props.children}
+      {!props.fields.some((f) => f.name === props.childrenAfter) && props.children}
       {done && <Notice kind="ok">{done}</Notice>}
       <div class="actions">
         <button type="submit" class="primary" disabled={props.disabled || busy}>

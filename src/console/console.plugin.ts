@@ -2,7 +2,8 @@
  * The operator console at /console: a single page (console-ui/, bundled by esbuild at install) that
  * works through the management API with a signed-in session instead of an identifier, plus the few
  * routes only the console has: sign-in and sign-out, who is signed in, the overview's series, the
- * owner's identifier rotation, and the campaign preview. Authorisation is the API's own on every call
+ * owner's identifier rotation, the campaign preview (console-preview.routes.ts) and a location's
+ * RADIUS attributes (location-radius.routes.ts). Authorisation is the API's own on every call
  * (src/http/api-route.ts resolves the session cookie to the same Caller an identifier gives); the page
  * hiding a button is never what stops a read-only user.
  */
@@ -16,8 +17,6 @@ import { canonicalMac } from "../mac-address.js";
 import { rotateOwnerIdentifier, verifyOwnerPassword } from "../modules/accounts/accounts.service.js";
 import { ClosedDaysCache } from "../modules/analytics/closed-days-cache.js";
 import { OVERVIEW_MAX_DAYS, overview } from "../modules/analytics/overview.service.js";
-import { LOGIN_METHODS, parsePayload } from "../modules/campaigns/campaign-payload.js";
-import { findCampaign } from "../modules/campaigns/campaigns.service.js";
 import { DEVICE_MODELS } from "../modules/devices/device-models.js";
 import {
   type ConsoleUser,
@@ -28,9 +27,9 @@ import {
   startSession,
 } from "../modules/console/console.service.js";
 import { daysBetween } from "../modules/guests/local-day.js";
-import { renderLogin } from "../portal/portal-render.js";
-import { TermsSanitizer } from "../portal/views/terms.js";
 import { type ConsoleAssets, loadConsoleAssets } from "./console-assets.js";
+import { previewRoutes } from "./console-preview.routes.js";
+import { locationRadiusRoutes } from "./location-radius.routes.js";
 
 export const SESSION_COOKIE = "gw_console";
 /** Sign-in attempts per minute, per client address and per e-mail. */
@@ -123,7 +122,6 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
   const { config } = app;
   const assets: ConsoleAssets = await loadConsoleAssets();
   const cache = new ClosedDaysCache();
-  const terms = new TermsSanitizer();
   const byAddress: MinuteLimit = minuteLimit(app, "console-sign-in-ip", SIGN_IN_PER_MINUTE);
   const byAccount: MinuteLimit = minuteLimit(app, "console-sign-in-account", SIGN_IN_PER_MINUTE);
 
@@ -292,46 +290,8 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
     return { status: "success", identifier };
   });
 
-  // The campaign preview: the portal's own login page for the campaign with the form's unsaved
-  // changes, as a guest's phone shows it (the console frames it at phone width).
-  app.post("/console/preview", { schema: { hide: true } }, async (request, reply) => {
-    const user = await requireUser(request, true);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const id = Number(body.campaign_id);
-    const campaign = Number.isSafeInteger(id) && id > 0 ? await findCampaign(deps, id) : undefined;
-    if (campaign && campaign.account_id !== null && campaign.account_id !== user.caller.accountId) {
-      throw new AppError(404, { campaign_id: ["The selected campaign_id is invalid."] });
-    }
-    const payload = parsePayload(campaign?.payload ?? "{}");
-    const text = (k: string, max: number) => (typeof body[k] === "string" ? (body[k] as string).slice(0, max) : undefined);
-    payload.title_text = text("title_text", 255) ?? payload.title_text;
-    payload.footer_text = text("footer_text", 1000) ?? payload.footer_text;
-    payload.ssid = text("ssid", 32) ?? payload.ssid;
-    payload.custom_terms = text("custom_terms", 20000) ?? payload.custom_terms;
-    const color = (k: string) => {
-      const v = text(k, 6);
-      return v !== undefined && /^[0-9a-fA-F]{6}$/.test(v) ? v : undefined;
-    };
-    payload.text_color = color("text_color") ?? payload.text_color;
-    payload.background = color("background") ?? payload.background;
-    for (const m of LOGIN_METHODS) {
-      const v = body[`login_${m}`];
-      if (v === "1" || v === "0") payload.login_options[m] = v === "1";
-    }
-    for (const k of ["terms_required", "marketing_opt_in"] as const) {
-      const v = body[k];
-      if (v === "1" || v === "0") payload.consent[k] = v === "1";
-    }
-    const marketingText = text("marketing_text", 1000);
-    if (marketingText) payload.consent.marketing_text = marketingText;
-    const page = renderLogin(reply, { config, terms }, payload, "preview", null, {
-      notice: "Preview: this is the page guests see. Logins from the preview are not possible.",
-    });
-    // Framed by the console itself only.
-    const csp = String(reply.getHeader("content-security-policy")).replace("frame-ancestors 'none'", "frame-ancestors 'self'");
-    reply.header("content-security-policy", csp).header("x-frame-options", "SAMEORIGIN");
-    return page;
-  });
+  previewRoutes(app, deps, requireUser);
+  locationRadiusRoutes(app, deps, requireUser);
 }
 
 function publicUser(user: ConsoleUser) {

@@ -67,6 +67,8 @@ export interface ApiRouteDef<D, S extends TObject, R extends RefMap<D>, Out exte
   checks?: Check<D, Static<S>, Resolved<Static<S>, R>>[];
   /** The parameter a service's domain error concerns, when not the one api-errors.ts names. */
   errorParams?: Partial<Record<DomainErrorCode, (p: Static<S>) => string>>;
+  /** The largest request body in bytes, when this route takes more than BODY_LIMIT (a larger BODY_LIMIT wins). */
+  bodyLimit?: number;
   /** Writing routes run in one transaction (default); false when the handler must not hold one (slow hashing). */
   transaction?: boolean;
   response: Out;
@@ -227,6 +229,7 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
       method: methods,
       url: def.url,
       schema: docs,
+      ...(def.bodyLimit ? { bodyLimit: Math.max(def.bodyLimit, config.bodyLimit) } : {}),
       // Parameters are validated by `run` on the merged query+body, so that every failure of a
       // call is reported together in the API's own sentences.
       validatorCompiler: () => (value: unknown) => ({ value }),

@@ -16,6 +16,8 @@ const retryHeader = (seconds: number) => ({ "retry-after": String(seconds) });
 
 export const portalErrors = {
   pageNotFound: () => e(404, "This WiFi login page does not exist. Please check the address or ask a member of staff."),
+  /** A logo address of no live campaign, or of a logo the campaign no longer has (its hash changed). */
+  logoNotFound: () => e(404, "This logo does not exist. The login page that links it may be out of date: reload it."),
   gatewayRefused: () =>
     e(400, "Your WiFi access point sent an incomplete or invalid request. Please disconnect and reconnect to the WiFi."),
   unknownAccessPoint: () =>

@@ -40,7 +40,8 @@ export function setPortalHeaders(reply: FastifyReply, nonce: string, formTargets
       "default-src 'none'",
       `style-src 'nonce-${nonce}'`,
       ...(script ? [`script-src 'nonce-${nonce}'`] : []),
-      "img-src 'self' data:",
+      // The campaign's logo comes from the portal's own logo route, never inline.
+      "img-src 'self'",
       `form-action 'self'${origins.map((o) => ` ${o}`).join("")}`,
       "base-uri 'none'",
       "frame-ancestors 'none'",

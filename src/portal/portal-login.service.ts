@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Config } from "../config.js";
 import { isHttpUrl } from "../http/validation.js";
-import { type CampaignPayload, type LoginMethod, parsePayload } from "../modules/campaigns/campaign-payload.js";
+import type { CampaignPayload, LoginMethod } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
 import type { Ctx } from "../modules/context.js";
@@ -23,6 +23,7 @@ import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
 import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
 import { openNdsHandoff } from "./opennds/opennds.service.js";
+import { type PagePayload, pagePayload } from "./page-payload.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
 
@@ -33,7 +34,7 @@ export interface LoginContext {
   state: PageState;
   location: LocationRow;
   campaign: CampaignRow;
-  payload: CampaignPayload;
+  payload: PagePayload;
 }
 
 /** Whether the method can be used on this service: social networks and SMS need their configuration. */
@@ -50,7 +51,7 @@ export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state
   if (state.loc === null) throw portalErrors.notOnWifi();
   const [location, campaign] = await Promise.all([findLiveLocation(ctx, state.loc), findCampaign(ctx, state.cmp)]);
   if (!location || !campaign) throw portalErrors.pageNotFound();
-  const payload = parsePayload(campaign.payload);
+  const payload = pagePayload(campaign, location.name);
   if (!methodAvailable(config, payload, method)) throw portalErrors.methodUnavailable();
   return { state, location, campaign, payload };
 }

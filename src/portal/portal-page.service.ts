@@ -6,7 +6,6 @@
  */
 import type { DB } from "../db/database.js";
 import { ReadCache } from "../db/read-cache.js";
-import { type CampaignPayload, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { campaignShownAt, findLiveCampaignByFilename } from "../modules/campaigns/campaigns.service.js";
 import type { Ctx } from "../modules/context.js";
@@ -16,12 +15,13 @@ import { HEARD_REFRESH_MS, findDeviceByMac, noteDeviceHeard } from "../modules/d
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, findLiveLocationBySlug } from "../modules/locations/locations.service.js";
 import { type GatewayArrival, targetAllowed } from "./gateways/gateway.js";
+import { type PagePayload, pagePayload } from "./page-payload.js";
 import { portalErrors } from "./portal-errors.js";
 
 export interface PageContext {
   location: LocationRow | null;
   campaign: CampaignRow;
-  payload: CampaignPayload;
+  payload: PagePayload;
   device: DeviceRow | null;
   arrival: GatewayArrival | null;
 }
@@ -35,7 +35,7 @@ export interface PageContext {
 interface Found {
   location: LocationRow | null;
   campaign: CampaignRow;
-  payload: CampaignPayload;
+  payload: PagePayload;
   device: DeviceRow | undefined;
 }
 
@@ -92,7 +92,7 @@ export async function resolveLocationPage(ctx: Ctx, slug: string, arrival: Gatew
     ]);
     if (!location) return undefined;
     const campaign = await campaignShownAt(ctx, location);
-    return { location, campaign, payload: parsePayload(campaign.payload), device };
+    return { location, campaign, payload: pagePayload(campaign, location.name), device };
   });
   if (!found?.location) throw portalErrors.pageNotFound();
   const { location, campaign, payload } = found;
@@ -113,7 +113,7 @@ export async function resolveCampaignPage(ctx: Ctx, filename: string, arrival: G
     ]);
     if (!campaign) return undefined;
     const location = device?.location_id == null ? undefined : await findLiveLocation(ctx, device.location_id);
-    return { location: location ?? null, campaign, payload: parsePayload(campaign.payload), device };
+    return { location: location ?? null, campaign, payload: pagePayload(campaign, location?.name), device };
   });
   if (!found) throw portalErrors.pageNotFound();
   const { campaign, payload } = found;
@@ -138,5 +138,5 @@ export async function resolveAccessPointPage(ctx: Ctx, arrival: GatewayArrival):
   const location = device.location_id === null ? undefined : await findLiveLocation(ctx, device.location_id);
   if (!location || location.account_id !== device.account_id) throw portalErrors.unknownAccessPoint();
   const campaign = await campaignShownAt(ctx, location);
-  return { location, campaign, payload: parsePayload(campaign.payload), device, arrival };
+  return { location, campaign, payload: pagePayload(campaign, location.name), device, arrival };
 }

@@ -1,8 +1,8 @@
 /** Turning a campaign and a page state into responses: the login page, the connected page, a hand-off. */
 import type { FastifyReply } from "fastify";
 import { isHttpUrl } from "../http/validation.js";
-import type { CampaignPayload } from "../modules/campaigns/campaign-payload.js";
 import type { GatewayState } from "./gateways/gateway.js";
+import type { PagePayload } from "./page-payload.js";
 import { isPostLogin } from "./gateways/post-login.js";
 import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
@@ -22,18 +22,19 @@ const NONCE_SLOT = "gwpNonceSlotQ7v";
 const STATE_SLOT = "gwpStateSlotZ3k";
 const SLOTS = new RegExp(`(${NONCE_SLOT}|${STATE_SLOT})`);
 
-export function pageTexts(deps: RenderDeps, payload: CampaignPayload): PageTexts {
+export function pageTexts(deps: RenderDeps, payload: PagePayload): PageTexts {
   return {
     title: payload.title_text,
     footer: payload.footer_text,
     ssid: payload.ssid,
     terms: payload.custom_terms ? deps.terms.sanitize(payload.custom_terms) : null,
     theme: campaignTheme(payload.text_color, payload.background),
+    logo: payload.pageLogo,
   };
 }
 
 /** Every place a form on this page may lead to (CSP form-action also governs the redirects after a POST). */
-function formTargets(config: RenderDeps["config"], payload: CampaignPayload, gw: GatewayState | null): string[] {
+function formTargets(config: RenderDeps["config"], payload: PagePayload, gw: GatewayState | null): string[] {
   const out: string[] = [];
   if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
   // Meraki's grant then redirects to continue_url (redirect_url, below, or user_continue_url).
@@ -58,7 +59,7 @@ export interface LoginPageExtras {
 export function renderLogin(
   reply: FastifyReply,
   deps: RenderDeps,
-  payload: CampaignPayload,
+  payload: PagePayload,
   state: string,
   gw: GatewayState | null,
   extras: LoginPageExtras = {},
@@ -88,7 +89,7 @@ export function renderLogin(
   return loginPage(loginModel(deps, payload, nonce, state, extras));
 }
 
-function loginModel(deps: RenderDeps, payload: CampaignPayload, nonce: string, state: string, extras: LoginPageExtras): LoginPageModel {
+function loginModel(deps: RenderDeps, payload: PagePayload, nonce: string, state: string, extras: LoginPageExtras): LoginPageModel {
   const { config } = deps;
   const available = (m: Parameters<typeof methodAvailable>[2]) => methodAvailable(config, payload, m);
   return {
@@ -110,7 +111,7 @@ function loginModel(deps: RenderDeps, payload: CampaignPayload, nonce: string, s
 export function renderSmsCode(
   reply: FastifyReply,
   deps: RenderDeps,
-  payload: CampaignPayload,
+  payload: PagePayload,
   state: string,
   gw: GatewayState | null,
   phone: string,
@@ -123,7 +124,7 @@ export function renderSmsCode(
 }
 
 /** The one-tap reconnect of a returning guest; its form hands off like the login page. */
-export function renderWelcomeBack(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, state: string, gw: GatewayState | null, name: string): string {
+export function renderWelcomeBack(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, state: string, gw: GatewayState | null, name: string): string {
   const nonce = newNonce();
   setPortalHeaders(reply, nonce, formTargets(deps.config, payload, gw));
   reply.type("text/html; charset=utf-8");
@@ -131,7 +132,7 @@ export function renderWelcomeBack(reply: FastifyReply, deps: RenderDeps, payload
 }
 
 /** `goTo`: an http(s) URL the page then sends the browser to by itself (see the `landing` hand-off). */
-export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, heading: string, goTo?: string): string {
+export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, heading: string, goTo?: string): string {
   const nonce = newNonce();
   const continueUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   setPortalHeaders(reply, nonce, []);
@@ -142,7 +143,7 @@ export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: 
 }
 
 /** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
-export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: CampaignPayload, handoff: Handoff): FastifyReply | string {
+export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, handoff: Handoff): FastifyReply | string {
   if (handoff.kind === "connected") return renderConnected(reply, deps, payload, "You are online");
   if (handoff.kind === "landing") return renderConnected(reply, deps, payload, "You are online", handoff.url);
   if (handoff.kind === "post") {

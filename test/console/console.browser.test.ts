@@ -13,6 +13,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
 import { recordLogin } from "../../src/modules/guests/guest-activity.service.js";
+import { solidPng } from "../modules/campaigns/campaign-fixtures.js";
 import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { launchChromium } from "../helpers/browser.js";
 import { DIALECTS } from "../helpers/db.js";
@@ -25,6 +26,8 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Vouchers", "Sub-users", "API access"];
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
+/** The logo the owner uploads: 240x80, a blue band. */
+const LOGO = solidPng(240, 80, [26, 86, 219]);
 
 /** Clicks a form's submit button and waits for the page to move to `url`, failing with the form's errors if it does not. */
 async function submitTo(page: Page, button: string, url: RegExp): Promise<void> {
@@ -211,14 +214,29 @@ for (const dialect of DIALECTS) {
       await page.waitForSelector("text=Saved.");
       loc = (await api("get-location", { location_ids: locationId })).data[0];
       assert.equal(loc.name, "Harbour Bar and Grill");
+      // The RADIUS attributes of the options, per dialect (no device yet: all of them), refreshed on save.
+      const radiusTable = (family: string) => page.locator(`section[aria-label="RADIUS attributes for ${family}"]`);
+      await radiusTable("MikroTik RouterOS HotSpot").waitFor();
+      assert.doesNotMatch((await radiusTable("MikroTik RouterOS HotSpot").textContent()) ?? "", /Session-Timeout/);
       await page.fill("#f-session_time_limit", "45");
+      await page.fill("#f-max_bandwidth", "10000");
       await page.fill("#f-daily_bandwidth_cap", "500");
       await page.click('button:text-is("Save options")');
       await page.waitForSelector("text=Options saved.");
       const options = (await api("get-location-options", { location_id: locationId })).data;
       assert.deepEqual(options.session_time_limit, { state: true, value: 2700 });
       assert.deepEqual(options.daily_bandwidth_cap, { state: true, value: 500_000_000 });
+      await page.waitForFunction(() => document.querySelector('section[aria-label="RADIUS attributes for MikroTik RouterOS HotSpot"]')?.textContent?.includes("Session-Timeout"));
+      const rows = async (family: string) =>
+        Object.fromEntries(
+          (await radiusTable(family).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")))).map((r) => [r[0], r[1]]),
+        );
+      const mikrotik = await rows("MikroTik RouterOS HotSpot");
+      assert.deepEqual([mikrotik["Session-Timeout"], mikrotik["Mikrotik-Rate-Limit"], mikrotik["Mikrotik-Total-Limit"]], ["2700", "0/10M", "500000000"]);
+      const coova = await rows("CoovaChilli, OpenWrt (CoovaChilli or openNDS)");
+      assert.deepEqual([coova["WISPr-Bandwidth-Max-Down"], coova["ChilliSpot-Max-Total-Octets"]], ["10000000", "500000000"]);
       assert.deepEqual(await axeProblems(page), []);
+      await page.screenshot({ path: `${ARTIFACTS}/${dialect}-owner-1280-location-radius.png`, fullPage: true });
 
       // A campaign from a template, with its live preview and the missing-keys warning.
       await open(page, "Campaigns");
@@ -235,6 +253,15 @@ for (const dialect of DIALECTS) {
       await page.check("#f-marketing_opt_in");
       await page.fill("#f-marketing_text", "Send me harbour news.");
       await frame.locator("label:has-text('Send me harbour news.')").first().waitFor();
+      // A logo: one too large is refused before anything is sent; a small PNG shows in the preview.
+      const tooBig = Buffer.concat([LOGO, Buffer.alloc(210 * 1024)]);
+      await page.setInputFiles("#f-logo", { name: "big.png", mimeType: "image/png", buffer: tooBig });
+      await page.waitForSelector("#f-logo-err >> text=/may be at most 200 KB/");
+      await page.setInputFiles("#f-logo", { name: "logo.png", mimeType: "image/png", buffer: LOGO });
+      await page.waitForSelector("#f-logo-err", { state: "detached" });
+      await frame.locator("img.logo").waitFor();
+      assert.match((await frame.locator("img.logo").getAttribute("src")) ?? "", /^data:image\/png;base64,/);
+      assert.equal(await frame.locator("img.logo").evaluate((img) => (img as HTMLImageElement).naturalWidth), 240, "the preview's logo loads under its CSP");
       await submitTo(page, "Create campaign", /\/console\/campaigns\/\d+$/);
       const campaignId = Number(/(\d+)$/.exec(page.url())![1]);
       const campaign = (await api("get-campaign", { campaign_ids: campaignId })).data[0];
@@ -242,6 +269,17 @@ for (const dialect of DIALECTS) {
       assert.equal(campaign.login_options.facebook, true);
       assert.equal(campaign.login_options.voucher, true);
       assert.deepEqual([campaign.terms_required, campaign.marketing_opt_in, campaign.marketing_text], [1, 1, "Send me harbour news."]);
+      assert.equal(JSON.parse(campaign.payload).logo, `data:image/png;base64,${LOGO.toString("base64")}`);
+      const logoPath = new URL(campaign.logo_url).pathname;
+      // Saved: the preview links the portal's address, as the guests' page does.
+      await page.waitForSelector(`.logo-current img[src="${logoPath}"]`);
+      await frame.locator(`img.logo[src="${logoPath}"]`).waitFor();
+      assert.equal(await frame.locator("img.logo").evaluate((img) => (img as HTMLImageElement).naturalWidth), 240);
+      const served = await page.evaluate(async (u) => {
+        const r = await fetch(u);
+        return { status: r.status, type: r.headers.get("content-type"), cache: r.headers.get("cache-control"), size: (await r.arrayBuffer()).byteLength };
+      }, logoPath);
+      assert.deepEqual(served, { status: 200, type: "image/png", cache: "public, max-age=31536000, immutable", size: LOGO.length });
       assert.deepEqual(await axeProblems(page), []);
       await page.screenshot({ path: `${ARTIFACTS}/${dialect}-owner-1280-campaign-edit.png`, fullPage: true });
 
@@ -251,6 +289,17 @@ for (const dialect of DIALECTS) {
       await page.click('button:text-is("Show this campaign")');
       await page.waitForSelector("text=The location shows this campaign now.");
       assert.equal((await api("get-location", { location_ids: locationId })).data[0].default_campaign_id, campaignId);
+      // The location's login page, as a phone opens it, shows the logo above the title.
+      const guest = await browser.newPage({ viewport: PHONE });
+      await guest.goto(loc.url);
+      const logo = guest.locator(`main > img.logo[src="${logoPath}"]`);
+      await logo.waitFor();
+      assert.equal(await logo.getAttribute("alt"), "Harbour Bar and Grill");
+      assert.equal(await logo.evaluate((img) => (img as HTMLImageElement).naturalWidth), 240, "the portal's CSP lets the logo load");
+      assert.equal(await guest.evaluate(() => document.querySelector("main > img.logo")?.nextElementSibling?.tagName), "H1");
+      assert.deepEqual(await axeProblems(guest), []);
+      await guest.screenshot({ path: `${ARTIFACTS}/${dialect}-portal-logo-390.png`, fullPage: true });
+      await guest.close();
 
       // A device: created, assigned, its secret revealed and rotated.
       await open(page, "Devices");
@@ -360,6 +409,12 @@ for (const dialect of DIALECTS) {
           await page.waitForSelector("h1");
           await page.waitForLoadState("networkidle");
           assert.equal(await page.locator(".form button[type=submit]:enabled, button.danger:enabled").count(), 0, path);
+          if (path.startsWith("/console/campaigns")) assert.ok(await page.locator("#f-logo").isDisabled(), "the logo input is disabled");
+          if (path === `/console/locations/${seedLocation}`) {
+            await page.waitForSelector('section[aria-label^="RADIUS attributes for"]');
+            assert.deepEqual(await axeProblems(page), [], path);
+            await page.screenshot({ path: `${ARTIFACTS}/${dialect}-reader-${size}-location-detail.png`, fullPage: true });
+          }
         }
         await page.close();
       }

@@ -1,4 +1,4 @@
-/** Campaigns: the login page's texts, colours and login methods, with a live preview at phone width. */
+/** Campaigns: the login page's texts, colours, logo and login methods, with a live preview at phone width. */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { csrf, get, post } from "../api";
 import type { Settings } from "../state";
@@ -22,8 +22,14 @@ interface Campaign {
   terms_required: number;
   marketing_opt_in: number;
   marketing_text: string;
+  /** Where the portal serves the logo; "" for none. */
+  logo_url: string;
   last_modified: string;
 }
+
+/** As the API takes it (docs/campaign-payload.md): decoded size and types. */
+const LOGO_MAX_BYTES = 200 * 1024;
+const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"];
 
 const METHODS = [
   { key: "clickthrough", label: "Click-through (accept the terms)" },
@@ -147,6 +153,9 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
   const templates = (all.data?.data ?? []).filter((c) => c.template === 1);
   const [template, setTemplate] = useState<string>("");
   const [draft, setDraft] = useState<Values | undefined>();
+  // The logo chosen in this editor: undefined keeps the saved one, "" removes it, else a data URL.
+  const [logo, setLogo] = useState<string | undefined>();
+  useEffect(() => setLogo(undefined), [id]);
   if (!all.data) return <Loading error={all.error} />;
   if (id !== null && !campaign) return <Notice kind="error">No such campaign.</Notice>;
   const base = campaign ?? templates.find((t) => String(t.campaign_id) === template) ?? templates[0];
@@ -192,14 +201,23 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
             submitLabel={campaign ? "Save campaign" : "Create campaign"}
             disabled={readonly}
             onChange={setDraft}
+            childrenAfter="background"
             submit={async (v) => {
-              const body = { ...campaignBody(v), campaign_id: campaign?.campaign_id, template_campaign_id: campaign ? undefined : base?.campaign_id };
+              const body = {
+                ...campaignBody(v),
+                logo,
+                campaign_id: campaign?.campaign_id,
+                template_campaign_id: campaign ? undefined : base?.campaign_id,
+              };
               const r = await post<{ campaign_id: number }>("/api/create-or-update-campaign", body);
+              setLogo(undefined);
               if (!campaign) navigate(`/console/campaigns/${r.campaign_id}`);
               else all.reload();
               return "Saved.";
             }}
-          />
+          >
+            <LogoField saved={campaign?.logo_url ?? ""} value={logo} disabled={readonly} onChange={setLogo} />
+          </Form>
           {campaign && (
             <section aria-labelledby="del-h">
               <h2 id="del-h">Delete</h2>
@@ -216,20 +234,92 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
             </section>
           )}
         </div>
-        <Preview campaignId={base?.campaign_id} values={current} />
+        <Preview campaignId={base?.campaign_id} values={current} logo={logo} />
       </div>
     </>
   );
 }
 
+/**
+ * The logo: a PNG, JPEG or WebP file read into a data URL here (nothing is sent before Save), its
+ * size and type checked before it is offered to the API, which checks them again.
+ */
+function LogoField(props: { saved: string; value: string | undefined; disabled: boolean; onChange: (v: string | undefined) => void }) {
+  const [error, setError] = useState<string | undefined>();
+  // The saved logo from this host, whatever PUBLIC_URL's host is.
+  const savedSrc = props.saved ? new URL(props.saved, location.href).pathname : "";
+  const shown = props.value === undefined ? savedSrc : props.value;
+  const pick = (e: Event) => {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    setError(undefined);
+    if (!file) return;
+    if (!LOGO_TYPES.includes(file.type)) {
+      setError(`This file is ${file.type || "of an unknown type"}: choose a PNG, JPEG or WebP image.`);
+      input.value = "";
+      return;
+    }
+    if (file.size > LOGO_MAX_BYTES) {
+      setError(`This image is ${Math.ceil(file.size / 1024)} KB: a logo may be at most ${LOGO_MAX_BYTES / 1024} KB. Make it smaller and choose it again.`);
+      input.value = "";
+      return;
+    }
+    const reader = new FileReader();
+    reader.onload = () => props.onChange(String(reader.result));
+    reader.onerror = () => setError("The file could not be read.");
+    reader.readAsDataURL(file);
+  };
+  const described = ["f-logo-hint", error ? "f-logo-err" : ""].filter(Boolean).join(" ");
+  return (
+    <div class="field logo-field">
+      <label for="f-logo">Logo</label>
+      <input
+        id="f-logo"
+        type="file"
+        accept="image/png,image/jpeg,image/webp"
+        disabled={props.disabled}
+        aria-describedby={described}
+        aria-invalid={error ? true : undefined}
+        onChange={pick}
+      />
+      <small id="f-logo-hint" class="hint">
+        PNG, JPEG or WebP, at most {LOGO_MAX_BYTES / 1024} KB. Shown above the title; saved with the campaign.
+      </small>
+      {error && (
+        <small id="f-logo-err" class="field-error" role="alert">
+          {error}
+        </small>
+      )}
+      {shown ? (
+        <div class="logo-current">
+          <img src={shown} alt="The campaign's logo" />
+          <button
+            type="button"
+            disabled={props.disabled}
+            onClick={() => {
+              setError(undefined);
+              props.onChange(props.saved ? "" : undefined);
+            }}
+          >
+            Remove logo
+          </button>
+          {props.value !== undefined && <span class="muted">Not saved yet.</span>}
+        </div>
+      ) : (
+        <p class="muted">{props.value === "" ? "No logo (removed; not saved yet)." : "No logo."}</p>
+      )}
+    </div>
+  );
+}
+
 /** The portal's own page with the form's values, posted into a phone-sized frame as the form changes. */
-function Preview(props: { campaignId?: number; values: Values }) {
+function Preview(props: { campaignId?: number; values: Values; logo?: string }) {
   const form = useRef<HTMLFormElement>(null);
   const body = campaignBody(props.values);
   useEffect(() => {
     const t = setTimeout(() => form.current?.submit(), 300);
     return () => clearTimeout(t);
-  }, [JSON.stringify(body), props.campaignId]);
+  }, [JSON.stringify(body), props.campaignId, props.logo]);
   return (
     <aside class="preview" aria-label="Preview of the login page at phone width">
       <h2>Preview (390 px wide)</h2>
@@ -239,6 +329,7 @@ function Preview(props: { campaignId?: number; values: Values }) {
         {(["title_text", "footer_text", "ssid", "custom_terms", "text_color", "background", "terms_required", "marketing_opt_in", "marketing_text"] as const).map((k) => (
           <input key={k} type="hidden" name={k} value={body[k]} />
         ))}
+        {props.logo !== undefined && <input type="hidden" name="logo" value={props.logo} />}
         {Object.entries(body.login_options).map(([k, on]) => (
           <input key={k} type="hidden" name={`login_${k}`} value={on ? "1" : "0"} />
         ))}

@@ -1,4 +1,4 @@
-/** Locations: list, create, edit, session and bandwidth options, campaign, devices, delete. */
+/** Locations: list, create, edit, session and bandwidth options and their RADIUS attributes, campaign, devices, delete. */
 import { get, post } from "../api";
 import { type Location, navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
@@ -39,6 +39,50 @@ interface Options {
   dns_server_2: string;
   blacklist: string;
   whitelist: string;
+}
+
+/** What RADIUS sends for the location's options, per gateway dialect in use (GET /console/api/location-radius). */
+interface RadiusAttributes {
+  devices: number;
+  daily_bandwidth_cap: number;
+  dialects: { dialect: string; families: string[]; devices: number; attributes: { name: string; value: number | string }[] }[];
+}
+
+/** The unit of each attribute we send, for the table. */
+function unitOf(name: string): string {
+  if (name === "Session-Timeout" || name === "Acct-Interim-Interval") return "seconds";
+  if (name.startsWith("WISPr-Bandwidth")) return "bits per second";
+  if (name === "Mikrotik-Rate-Limit") return "upload/download, bits per second (k = 1,000, M = 1,000,000)";
+  if (name.endsWith("Gigawords") || name.endsWith("Gigwords")) return "units of 4 GiB (2^32 bytes)";
+  if (name.includes("Octets") || name.includes("Limit")) return "bytes (modulo 4 GiB)";
+  return "";
+}
+
+function RadiusTable(props: { data?: RadiusAttributes; error?: string }) {
+  const d = props.data;
+  if (!d) return <Loading error={props.error} />;
+  return (
+    <>
+      <p class="muted">
+        What the RADIUS server sends in each Access-Accept for these options,{" "}
+        {d.devices > 0 ? "for each gateway family of this location's devices" : "in every dialect (no device is assigned to this location yet)"}.
+        {d.daily_bandwidth_cap > 0 ? " The data cap attributes carry what is left of the guest's daily cap: all of it at the first login of the day." : ""}
+      </p>
+      {d.dialects.map((g) => (
+        <div key={g.dialect} class="radius-dialect">
+          <h3>
+            {g.families.join(", ")}
+            {g.devices > 0 ? ` (${g.devices} device${g.devices === 1 ? "" : "s"})` : ""}
+          </h3>
+          <Table
+            caption={`RADIUS attributes for ${g.families.join(", ")}`}
+            head={["Attribute", "Value", "Unit"]}
+            rows={g.attributes.map((a) => [<code key="n">{a.name}</code>, <code key="v">{String(a.value)}</code>, unitOf(a.name)])}
+          />
+        </div>
+      ))}
+    </>
+  );
 }
 
 function locationValues(l: Location): Values {
@@ -141,6 +185,10 @@ function LocationDetail(props: { id: number | null; readonly: boolean }) {
     () => (id === null ? Promise.resolve(undefined) : get<{ data: Options }>("/api/get-location-options", { location_id: id }).then((r) => r.data)),
     [id],
   );
+  const radius = useLoad(
+    () => (id === null ? Promise.resolve(undefined) : get<{ data: RadiusAttributes }>("/console/api/location-radius", { location_id: id }).then((r) => r.data)),
+    [id],
+  );
   const campaigns = useLoad(() => get<{ data: { campaign_id: number; name: string; template: number }[] }>("/api/campaign-list"), []);
   const devices = useLoad(
     () =>
@@ -211,10 +259,15 @@ function LocationDetail(props: { id: number | null; readonly: boolean }) {
                     blacklist: String(v.blacklist ?? ""),
                   });
                   options.reload();
+                  radius.reload();
                   return "Options saved.";
                 }}
               />
             )}
+          </section>
+          <section aria-labelledby="radius-h">
+            <h2 id="radius-h">RADIUS attributes</h2>
+            <RadiusTable data={radius.data} error={radius.error} />
           </section>
           <section aria-labelledby="campaign-h">
             <h2 id="campaign-h">Campaign shown</h2>

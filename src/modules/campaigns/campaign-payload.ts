@@ -12,7 +12,8 @@
  *                      "linkedin": false, "email": false, "sms": false, "clickthrough": false },
  *   "custom_fields": { "name": true, "email": true, "phone": false }, // what the custom form asks
  *   "consent": { "terms_required": true, "marketing_opt_in": true,        // docs/guest-data.md
- *                "marketing_text": "Send me offers by e-mail." }
+ *                "marketing_text": "Send me offers by e-mail." },
+ *   "logo": "data:image/png;base64,..."                       // "" for none; campaign-logo.ts
  * }
  */
 
@@ -45,6 +46,8 @@ export interface CampaignPayload {
   login_options: Record<LoginMethod, boolean>;
   custom_fields: { name: boolean; email: boolean; phone: boolean };
   consent: ConsentSettings;
+  /** A PNG, JPEG or WebP image as a base64 data URL (checked by campaign-logo.ts when written); "" for none. */
+  logo: string;
 }
 
 /** What the login page asks the guest to accept: the terms (required to connect), and an unticked marketing opt-in. */
@@ -86,5 +89,6 @@ export function parsePayload(raw: string): CampaignPayload {
       marketing_opt_in: p.consent?.marketing_opt_in === true,
       marketing_text: typeof p.consent?.marketing_text === "string" && p.consent.marketing_text !== "" ? p.consent.marketing_text : DEFAULT_MARKETING_TEXT,
     },
+    logo: typeof p.logo === "string" ? p.logo : "",
   };
 }

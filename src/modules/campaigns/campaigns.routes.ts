@@ -4,6 +4,7 @@ import { type ApiRouter, ok } from "../../http/api-route.js";
 import type { Ctx } from "../context.js";
 import { liveLocation } from "../locations/locations.refs.js";
 import { loginFlagsOf, parseLoginOptions } from "./campaign-login-options.js";
+import { parseLogo } from "./campaign-logo.js";
 import { parsePayload } from "./campaign-payload.js";
 import { ownCampaign, readableCampaign, usableCampaign } from "./campaigns.refs.js";
 import * as S from "./campaigns.schemas.js";
@@ -31,6 +32,7 @@ function changesOf(p: WriteParams): campaigns.CampaignChanges {
       marketing_opt_in: p.marketing_opt_in === undefined ? undefined : p.marketing_opt_in === "1",
       marketing_text: p.marketing_text === undefined ? undefined : p.marketing_text.trim(),
     },
+    logo: p.logo,
   };
 }
 
@@ -45,11 +47,17 @@ export function campaignRoutes(api: ApiRouter<Ctx>): void {
     tags,
     access: "write",
     params: S.CampaignWriteParams,
+    bodyLimit: S.CAMPAIGN_BODY_LIMIT,
     // campaign_id wins when both are given: the template only matters when a campaign is created.
     refs: { campaign_id: ownCampaign.one("update"), template_campaign_id: usableCampaign.one().unlessGiven("campaign_id") },
     checks: [
       ({ given, fail }) => {
         if (!given("campaign_id") && !given("template_campaign_id")) fail("template_campaign_id", msg.required("template_campaign_id"));
+      },
+      ({ p, fail }) => {
+        if (p.logo === undefined || p.logo === "") return;
+        const logo = parseLogo(p.logo);
+        if ("sentence" in logo) fail("logo", logo.sentence);
       },
       ({ p, refs, fail }) => {
         const options = parseLoginOptions(p.login_options);

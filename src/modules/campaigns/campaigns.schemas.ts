@@ -1,10 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { F } from "../../http/validation.js";
+import { LOGO_MAX_BYTES } from "./campaign-logo.js";
 
 const Success = Type.Literal("success");
 
 /** The longest login_options string we parse: the eight methods with their values fit in far less. */
 export const LOGIN_OPTIONS_MAX_CHARS = 2000;
+
+/**
+ * A create or update may carry a logo (200 KiB decoded: 273 KB of base64, some more when a form
+ * percent-encodes its + / and =) besides 20,000 characters of terms: more than BODY_LIMIT's default.
+ */
+export const CAMPAIGN_BODY_LIMIT = 1024 * 1024;
 
 export const CampaignWriteParams = Type.Object({
   identifier: F.identifier(),
@@ -27,6 +34,14 @@ export const CampaignWriteParams = Type.Object({
   terms_required: Type.Optional(F.flag("1: every login method asks the guest to accept the terms (custom_terms) before connecting.")),
   marketing_opt_in: Type.Optional(F.flag("1: the login page shows an unticked, optional marketing opt-in with marketing_text.")),
   marketing_text: Type.Optional(F.text(1000, "Text of the marketing opt-in box (plain text).")),
+  // No maxLength here: the check measures the decoded size and says so in its own sentence.
+  logo: Type.Optional(
+    Type.String({
+      description:
+        `Logo shown above the title: a data URL of a PNG, JPEG or WebP image (data:image/png;base64,...), at most ${LOGO_MAX_BYTES} bytes ` +
+        "once decoded; the content must be of the type declared. Empty removes the logo; omitted keeps it.",
+    }),
+  ),
   login_facebook: Type.Optional(F.flag("Facebook login on (1) or off (0).")),
   login_custom: Type.Optional(F.flag("Custom form login on (1) or off (0).")),
   login_twitter: Type.Optional(F.flag("Twitter login on (1) or off (0).")),
@@ -81,6 +96,7 @@ export const CampaignRecord = Type.Object({
   terms_required: Type.Integer({ description: "1 when every login asks for acceptance of the terms." }),
   marketing_opt_in: Type.Integer({ description: "1 when the page offers the (unticked) marketing opt-in." }),
   marketing_text: Type.String(),
+  logo_url: Type.String({ description: "Where the portal serves the campaign's logo (the payload's logo); empty when it has none." }),
 });
 
 export const CampaignWriteResponse = Type.Object({

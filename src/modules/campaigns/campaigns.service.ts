@@ -4,9 +4,10 @@ import { randomBytes } from "node:crypto";
 import { nowDatetime } from "../../db/time.js";
 import { inTransaction } from "../../db/transaction.js";
 import { domainErrors } from "../../domain-errors.js";
-import { campaignPageUrl } from "../../portal-urls.js";
+import { campaignLogoUrl, campaignPageUrl } from "../../portal-urls.js";
 import type { Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
+import { logoFileName, storedLogo } from "./campaign-logo.js";
 import { type CampaignPayload, type ConsentSettings, LOGIN_METHODS, type LoginMethod, type SpecLoginMethod, parsePayload } from "./campaign-payload.js";
 import type { CampaignRow } from "./campaigns.repository.js";
 import type { CampaignRecord } from "./campaigns.schemas.js";
@@ -43,7 +44,14 @@ export function toCampaignRecord(row: CampaignRow, publicUrl: string): Static<ty
     terms_required: p.consent.terms_required ? 1 : 0,
     marketing_opt_in: p.consent.marketing_opt_in ? 1 : 0,
     marketing_text: p.consent.marketing_text,
+    logo_url: campaignLogoUrlOf(row.filename, p.logo, publicUrl),
   };
+}
+
+/** Where the portal serves the campaign's logo (`logo` of its payload), or "" when it has none. */
+export function campaignLogoUrlOf(filename: string, logo: string, base: string): string {
+  const parsed = storedLogo(logo);
+  return parsed ? campaignLogoUrl(base, filename, logoFileName(parsed)) : "";
 }
 
 /** Filenames are "c-" plus 12 url-safe characters and ".html", or a template's name; nothing else is looked up. */
@@ -80,6 +88,8 @@ export interface CampaignChanges extends Partial<Pick<CampaignPayload, TextField
   loginFlags?: Partial<Record<SpecLoginMethod, boolean>>;
   /** Consent settings given; the others keep their values. */
   consent?: Partial<ConsentSettings>;
+  /** The logo's data URL (checked by the route with parseLogo), or "" to remove it. */
+  logo?: string;
 }
 
 const TEXT_FIELDS = ["ssid", "footer_text", "title_text", "custom_terms", "redirect_url"] as const;
@@ -93,6 +103,7 @@ export function composePayload(base: CampaignPayload, changes: CampaignChanges):
   if (changes.background !== undefined) next.background = changes.background.toLowerCase();
   const consent = Object.fromEntries(Object.entries(changes.consent ?? {}).filter(([, v]) => v !== undefined));
   next.consent = { ...base.consent, ...consent };
+  if (changes.logo !== undefined) next.logo = changes.logo;
   next.login_options = changes.loginMethods ?? { ...next.login_options, ...changes.loginFlags };
   // A page without any way to log in would strand every guest at the access point.
   if (!Object.values(next.login_options).some(Boolean)) throw domainErrors.noLoginMethod();

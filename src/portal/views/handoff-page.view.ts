@@ -17,5 +17,5 @@ export function handoffPage(p: { texts: PageTexts; nonce: string; url: string; f
 ${p.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 <button type="submit">Continue</button></form>
 <script nonce="${p.nonce}" src="${HANDOFF_SCRIPT_PATH}"></script>`;
-  return layout({ title: p.texts.title || "Connecting", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body });
+  return layout({ title: p.texts.title || "Connecting", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, logo: p.texts.logo, body });
 }

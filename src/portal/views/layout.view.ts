@@ -3,6 +3,12 @@ import { type SafeHtml, html, trusted } from "./html.js";
 import { portalCss } from "./portal-css.js";
 import type { Theme } from "./theme.js";
 
+/** A campaign's logo: where the portal serves it (never the image itself) and its alt text. */
+export interface PageLogo {
+  src: string;
+  alt: string;
+}
+
 export interface LayoutInput {
   title: string;
   theme: Theme;
@@ -10,6 +16,8 @@ export interface LayoutInput {
   nonce: string;
   footer: string;
   body: SafeHtml;
+  /** Shown above the page's heading. */
+  logo?: PageLogo | null;
   /** Where the browser goes next on its own (a meta refresh: a navigation of its own, not a redirect of the form post). */
   refreshTo?: string;
 }
@@ -27,6 +35,7 @@ ${p.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${p.refreshTo}">`
 </head>
 <body>
 <main>
+${p.logo ? html`<img class="logo" src="${p.logo.src}" alt="${p.logo.alt}">` : ""}
 ${p.body}
 </main>
 ${p.footer ? html`<footer><p>${p.footer}</p></footer>` : ""}

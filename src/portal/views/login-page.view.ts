@@ -5,7 +5,7 @@
 import type { SocialProvider } from "../oauth/oauth-providers.js";
 import { PROVIDER_LABELS } from "../oauth/oauth-providers.js";
 import { type SafeHtml, html } from "./html.js";
-import { layout } from "./layout.view.js";
+import { type PageLogo, layout } from "./layout.view.js";
 import type { Theme } from "./theme.js";
 
 export interface PageTexts {
@@ -15,6 +15,7 @@ export interface PageTexts {
   /** The campaign's terms, already through the allow-list sanitizer; null when it has none. */
   terms: SafeHtml | null;
   theme: Theme;
+  logo: PageLogo | null;
 }
 
 export interface LoginPageModel extends PageTexts {
@@ -133,5 +134,5 @@ ${m.notice ? html`<p class="notice" role="alert">${m.notice}</p>` : ""}
 ${forms.length > 0 ? forms : html`<p class="notice">No login method is available here at the moment. Please ask a member of staff.</p>`}
 ${m.terms ? html`<section class="terms" id="terms" aria-labelledby="terms-h"><h2 id="terms-h">Terms of use</h2>${m.terms}
 ${!m.clickthrough || forms.length > 1 ? html`<p>By connecting you accept these terms.</p>` : ""}</section>` : ""}`;
-  return layout({ title: m.title || "WiFi login", theme: m.theme, nonce: m.nonce, footer: m.footer, body });
+  return layout({ title: m.title || "WiFi login", theme: m.theme, nonce: m.nonce, footer: m.footer, body, logo: m.logo });
 }

@@ -11,7 +11,7 @@ export function connectedPage(p: { texts: PageTexts; nonce: string; heading: str
   const body = html`<h1>${p.heading}</h1>
 <p role="status">You are connected to ${p.texts.ssid || "the WiFi"}. You can close this page.</p>
 ${p.continueUrl ? html`<p><a href="${p.continueUrl}">Continue</a></p>` : ""}`;
-  return layout({ title: p.texts.title || "Connected", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body, refreshTo: p.goTo });
+  return layout({ title: p.texts.title || "Connected", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, logo: p.texts.logo, body, refreshTo: p.goTo });
 }
 
 export function smsCodePage(p: {
@@ -33,7 +33,7 @@ ${p.error ? html`<span class="error" id="sms-code-error">${p.error}</span>` : ""
 <button type="submit">Connect</button></form>
 <form method="post" action="/portal/login/sms/resend"><input type="hidden" name="state" value="${p.state}">
 <button type="submit" class="secondary">Send a new code</button></form></section>`;
-  return layout({ title: p.texts.title || "Enter your code", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body });
+  return layout({ title: p.texts.title || "Enter your code", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, logo: p.texts.logo, body });
 }
 
 /** A returning guest on a device address we have not seen: back online in one tap, no form. */
@@ -44,7 +44,7 @@ export function welcomeBackPage(p: { texts: PageTexts; nonce: string; state: str
 <button type="submit" id="reconnect">Connect again</button></form>
 <form method="post" action="/portal/login/returning/forget"><input type="hidden" name="state" value="${p.state}">
 <button type="submit" class="secondary">Not me: show the login page</button></form>`;
-  return layout({ title: p.texts.title || "Welcome back", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, body });
+  return layout({ title: p.texts.title || "Welcome back", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, logo: p.texts.logo, body });
 }
 
 export function errorPage(p: { nonce: string; statusCode: number; sentences: string[]; theme?: Theme }): string {

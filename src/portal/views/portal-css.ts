@@ -8,6 +8,7 @@ const CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{width:100%;max-width:28rem;padding:1.5rem 1rem 1rem;flex:1;overflow-wrap:anywhere}
+.logo{display:block;max-width:min(100%,16rem);max-height:6rem;width:auto;height:auto;margin:0 auto 1rem;object-fit:contain}
 h1{font-size:1.6rem;line-height:1.25;margin:0 0 .5rem}
 h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
 .ssid{margin:0 0 1rem;opacity:.85}
