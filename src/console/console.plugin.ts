@@ -18,6 +18,7 @@ import { ClosedDaysCache } from "../modules/analytics/closed-days-cache.js";
 import { OVERVIEW_MAX_DAYS, overview } from "../modules/analytics/overview.service.js";
 import { LOGIN_METHODS, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
+import { CONTROLLER_TYPES } from "../modules/controllers/controllers.schemas.js";
 import { DEVICE_MODELS } from "../modules/devices/device-models.js";
 import {
   type ConsoleUser,
@@ -28,6 +29,7 @@ import {
   startSession,
 } from "../modules/console/console.service.js";
 import { daysBetween } from "../modules/guests/local-day.js";
+import { WEBHOOK_EVENTS } from "../modules/webhooks/webhook-events.js";
 import { renderLogin } from "../portal/portal-render.js";
 import { TermsSanitizer } from "../portal/views/terms.js";
 import { type ConsoleAssets, loadConsoleAssets } from "./console-assets.js";
@@ -223,6 +225,9 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
           linkedin: config.oauth.linkedin !== undefined,
           sms: config.twilio !== undefined,
         },
+        // What the controller and webhook pages offer: the API's own lists, so a new type shows without a console change.
+        controller_types: [...CONTROLLER_TYPES],
+        webhook_events: [...WEBHOOK_EVENTS],
       },
     };
   });
