@@ -117,6 +117,7 @@ function ControllerDetail(props: { id: number | null; readonly: boolean; types: 
   const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);
   const c = list.data?.data.find((x) => x.id === id);
   const [type, setType] = useState<string | undefined>();
+  const [saves, setSaves] = useState(0);
   const currentType = type ?? c?.type ?? props.types[0] ?? "unifi";
   const baseFields = (editing: boolean): Field[] => [
     { name: "name", label: "Name", required: true, maxLength: 255 },
@@ -164,7 +165,17 @@ function ControllerDetail(props: { id: number | null; readonly: boolean; types: 
     );
   }
   if (!list.data || !locations.data) return <Loading error={list.error ?? locations.error} />;
-  if (!c) return <Notice kind="error">This controller does not exist or was deleted.</Notice>;
+  if (!c) {
+    return (
+      <>
+        <p>
+          <Link href="/console/controllers">← Controllers</Link>
+        </p>
+        <h1>Controller not found</h1>
+        <Notice kind="error">This controller does not exist or was deleted.</Notice>
+      </>
+    );
+  }
   const controllerOf = new Map<number, Controller>();
   for (const other of list.data.data) for (const l of other.location_ids) controllerOf.set(l, other);
   const locs = locations.data.data;
@@ -191,12 +202,14 @@ function ControllerDetail(props: { id: number | null; readonly: boolean; types: 
         <h2 id="edit-h">Settings</h2>
         <Form
           fields={baseFields(true)}
-          initial={{ name: c.name, type: c.type, url: c.url, site: c.site, tls_fingerprint: c.tls_fingerprint }}
+          // `saves` changes the initial values after each save, so the form starts again with the credentials blank.
+          initial={{ name: c.name, type: c.type, url: c.url, site: c.site, tls_fingerprint: c.tls_fingerprint, saves: String(saves) }}
           submitLabel="Save controller"
           disabled={readonly}
           onChange={onChange}
           submit={async (v) => {
             await post("/api/create-or-update-controller", writeParams(v, c.id));
+            setSaves(saves + 1);
             list.reload();
             return "Saved.";
           }}

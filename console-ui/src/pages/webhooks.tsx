@@ -137,7 +137,17 @@ function WebhookDetail(props: { id: number; readonly: boolean; events: string[];
   const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);
   if (!list.data || !locations.data) return <Loading error={list.error ?? locations.error} />;
   const w = list.data.data.find((x) => x.webhook_id === id);
-  if (!w) return <Notice kind="error">This webhook does not exist or was deleted.</Notice>;
+  if (!w) {
+    return (
+      <>
+        <p>
+          <Link href="/console/webhooks">← Webhooks</Link>
+        </p>
+        <h1>Webhook not found</h1>
+        <Notice kind="error">This webhook does not exist or was deleted.</Notice>
+      </>
+    );
+  }
   const locs = locations.data.data;
   return (
     <>
