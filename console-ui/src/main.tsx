@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, get, post, setCsrfToken } from "./api";
 import { AccessPage } from "./pages/access";
 import { CampaignsPage } from "./pages/campaigns";
+import { ControllersPage } from "./pages/controllers";
 import { DevicesPage } from "./pages/devices";
 import { GuestsPage } from "./pages/guests";
 import { LocationsPage } from "./pages/locations";
@@ -11,6 +12,7 @@ import { OverviewPage } from "./pages/overview";
 import { SessionsPage } from "./pages/sessions";
 import { SubUsersPage } from "./pages/subusers";
 import { VouchersPage } from "./pages/vouchers";
+import { WebhooksPage } from "./pages/webhooks";
 import { type Session, navigate } from "./state";
 import { Form, Link, Notice } from "./ui";
 
@@ -22,6 +24,8 @@ const PAGES = [
   { path: "/console/devices", title: "Devices", page: DevicesPage },
   { path: "/console/guests", title: "Guests", page: GuestsPage },
   { path: "/console/vouchers", title: "Vouchers", page: VouchersPage },
+  { path: "/console/controllers", title: "Controllers", page: ControllersPage },
+  { path: "/console/webhooks", title: "Webhooks", page: WebhooksPage },
   { path: "/console/sub-users", title: "Sub-users", page: SubUsersPage },
   { path: "/console/api-access", title: "API access", page: AccessPage },
 ] as const;

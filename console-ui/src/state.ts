@@ -13,6 +13,8 @@ export interface Settings {
   radius: { auth_port: number; acct_port: number };
   model_families: Record<string, string>;
   providers: Record<"facebook" | "twitter" | "instagram" | "linkedin" | "sms", boolean>;
+  controller_types: string[];
+  webhook_events: string[];
 }
 
 export interface Session {

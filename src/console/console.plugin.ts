@@ -17,6 +17,7 @@ import { canonicalMac } from "../mac-address.js";
 import { rotateOwnerIdentifier, verifyOwnerPassword } from "../modules/accounts/accounts.service.js";
 import { ClosedDaysCache } from "../modules/analytics/closed-days-cache.js";
 import { OVERVIEW_MAX_DAYS, overview } from "../modules/analytics/overview.service.js";
+import { CONTROLLER_TYPES } from "../modules/controllers/controllers.schemas.js";
 import { DEVICE_MODELS } from "../modules/devices/device-models.js";
 import {
   type ConsoleUser,
@@ -27,6 +28,7 @@ import {
   startSession,
 } from "../modules/console/console.service.js";
 import { daysBetween } from "../modules/guests/local-day.js";
+import { WEBHOOK_EVENTS } from "../modules/webhooks/webhook-events.js";
 import { type ConsoleAssets, loadConsoleAssets } from "./console-assets.js";
 import { previewRoutes } from "./console-preview.routes.js";
 import { locationRadiusRoutes } from "./location-radius.routes.js";
@@ -221,6 +223,9 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
           linkedin: config.oauth.linkedin !== undefined,
           sms: config.twilio !== undefined,
         },
+        // What the controller and webhook pages offer: the API's own lists, so a new type shows without a console change.
+        controller_types: [...CONTROLLER_TYPES],
+        webhook_events: [...WEBHOOK_EVENTS],
       },
     };
   });

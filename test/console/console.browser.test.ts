@@ -23,7 +23,7 @@ import { subUserParams } from "../helpers/sub-users.js";
 const ARTIFACTS = "test-artifacts/console";
 const PASSWORD = "owner password 123";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Vouchers", "Sub-users", "API access"];
+const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Vouchers", "Controllers", "Webhooks", "Sub-users", "API access"];
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 /** The logo the owner uploads: 240x80, a blue band. */

@@ -4,6 +4,7 @@ import { get, post } from "../api";
 import { type Location, daysAgo, formatBytes, formatDuration, navigate, today } from "../state";
 import { ConfirmButton, Link, LocationSelect, Loading, Notice, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
+import { RetentionSection } from "./retention";
 
 interface GuestEntry {
   id: number;
@@ -45,7 +46,12 @@ interface GuestDetail {
 export function GuestsPage(props: PageProps) {
   const m = /^\/console\/guests\/(\d+)/.exec(props.path);
   if (m) return <GuestProfile id={Number(m[1])} readonly={props.session.user.readonly} />;
-  return <GuestList />;
+  return (
+    <>
+      <GuestList />
+      <RetentionSection user={props.session.user} />
+    </>
+  );
 }
 
 function GuestList() {
