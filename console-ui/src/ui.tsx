@@ -1,6 +1,6 @@
 /** Small building blocks every page uses: forms bound to API calls, tables, messages. */
 import { type ComponentChildren, Fragment, type JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, type Messages } from "./api";
 import { navigate } from "./state";
 
@@ -96,8 +96,14 @@ export function Form(props: {
   const [done, setDone] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   // Start again from `initial` when its content changes (a record reloaded), not on every render of the page.
+  // Not on mount: the effect runs after the first paint, and would undo what was typed or chosen in between.
   const initialKey = JSON.stringify(props.initial ?? {});
-  useEffect(() => setValues(props.initial ?? {}), [initialKey]);
+  const seenKey = useRef(initialKey);
+  useEffect(() => {
+    if (seenKey.current === initialKey) return;
+    seenKey.current = initialKey;
+    setValues(props.initial ?? {});
+  }, [initialKey]);
 
   const set = (name: string, v: string | boolean) => {
     const next = { ...values, [name]: v };
