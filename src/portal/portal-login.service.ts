@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Config } from "../config.js";
 import { isHttpUrl } from "../http/validation.js";
-import { type CampaignPayload, type LoginMethod, parsePayload } from "../modules/campaigns/campaign-payload.js";
+import { type CampaignPayload, type LoginMethod, sharedPayload } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
 import type { Ctx } from "../modules/context.js";
@@ -50,7 +50,7 @@ export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state
   if (state.loc === null) throw portalErrors.notOnWifi();
   const [location, campaign] = await Promise.all([findLiveLocation(ctx, state.loc), findCampaign(ctx, state.cmp)]);
   if (!location || !campaign) throw portalErrors.pageNotFound();
-  const payload = parsePayload(campaign.payload);
+  const payload = sharedPayload(campaign);
   if (!methodAvailable(config, payload, method)) throw portalErrors.methodUnavailable();
   return { state, location, campaign, payload };
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GuestRow } from "../modules/guests/guests.repository.js";
-import { parsePayload } from "../modules/campaigns/campaign-payload.js";
+import { sharedPayload } from "../modules/campaigns/campaign-payload.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
 import { findLiveLocation } from "../modules/locations/locations.service.js";
 import { clearDeviceCookie } from "./device-cookie.js";
@@ -22,7 +22,7 @@ async function returningContext(request: FastifyRequest, deps: PortalDeps): Prom
   if (state.loc === null) throw portalErrors.notOnWifi();
   const [location, campaign] = await Promise.all([findLiveLocation(deps.ctx, state.loc), findCampaign(deps.ctx, state.cmp)]);
   if (!location || !campaign) throw portalErrors.pageNotFound();
-  return { state, location, campaign, payload: parsePayload(campaign.payload) };
+  return { state, location, campaign, payload: sharedPayload(campaign) };
 }
 
 /** Records the login as the returning guest and hands them to the gateway, as any login does. */
