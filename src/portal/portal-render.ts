@@ -21,6 +21,11 @@ export type RenderDeps = Pick<PortalDeps, "config" | "terms"> & Partial<Pick<Por
 const NONCE_SLOT = "gwpNonceSlotQ7v";
 const STATE_SLOT = "gwpStateSlotZ3k";
 const SLOTS = new RegExp(`(${NONCE_SLOT}|${STATE_SLOT})`);
+/** Where a kept template's nonce and state go. */
+export const NONCE = 0;
+export const STATE = 1;
+/** A login page rendered once: its bytes, with the slots for the per-guest parts between them. */
+export type LoginTemplateParts = (Buffer | typeof NONCE | typeof STATE)[];
 
 export function pageTexts(deps: RenderDeps, payload: CampaignPayload): PageTexts {
   return {
@@ -55,6 +60,13 @@ export interface LoginPageExtras {
   values?: Record<string, string>;
 }
 
+/**
+ * The login page. Rendered once per campaign payload and notice with the two per-guest parts left
+ * open, kept as bytes, and sent as bytes: each request only copies the parts and writes its nonce
+ * and state between them (no per-request rendering, no string to measure and encode on the way out).
+ * A page with form errors or values, or without the deps' template cache (the console's preview), is
+ * rendered in full.
+ */
 export function renderLogin(
   reply: FastifyReply,
   deps: RenderDeps,
@@ -62,7 +74,7 @@ export function renderLogin(
   state: string,
   gw: GatewayState | null,
   extras: LoginPageExtras = {},
-): string {
+): string | Buffer {
   const { config } = deps;
   const nonce = newNonce();
   setPortalHeaders(reply, nonce, formTargets(config, payload, gw));
@@ -78,14 +90,28 @@ export function renderLogin(
     }
     let parts = byNotice.get(key);
     if (!parts) {
-      parts = loginPage(loginModel(deps, payload, NONCE_SLOT, STATE_SLOT, extras)).split(SLOTS);
+      parts = loginPage(loginModel(deps, payload, NONCE_SLOT, STATE_SLOT, extras))
+        .split(SLOTS)
+        .map((part) => (part === NONCE_SLOT ? NONCE : part === STATE_SLOT ? STATE : Buffer.from(part, "utf8")));
       byNotice.set(key, parts);
     }
-    let out = "";
-    for (const part of parts) out += part === NONCE_SLOT ? nonce : part === STATE_SLOT ? state : part;
-    return out;
+    return fillSlots(parts, nonce, state);
   }
   return loginPage(loginModel(deps, payload, nonce, state, extras));
+}
+
+/** The page's bytes with `nonce` and `state` (ASCII: base64 and base64url) in their slots. */
+function fillSlots(parts: LoginTemplateParts, nonce: string, state: string): Buffer {
+  let length = 0;
+  for (const part of parts) length += part === NONCE ? nonce.length : part === STATE ? state.length : part.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of parts) {
+    if (part === NONCE) at += out.write(nonce, at, "latin1");
+    else if (part === STATE) at += out.write(state, at, "latin1");
+    else at += part.copy(out, at);
+  }
+  return out;
 }
 
 function loginModel(deps: RenderDeps, payload: CampaignPayload, nonce: string, state: string, extras: LoginPageExtras): LoginPageModel {
