@@ -12,7 +12,6 @@ import type { RadiusCtx } from "../radius/radius.repository.js";
 import { ControllerGrants } from "./controller-grants.js";
 import { type PageLookups, createPageLookups } from "./portal-page.service.js";
 import { type PortalRateLimits, createPortalRateLimits } from "./portal-rate-limits.js";
-import type { LoginTemplateParts } from "./portal-render.js";
 import { PortalSigner } from "./portal-signer.js";
 import type { SmsCodeRepository } from "./sms/sms-codes.repository.js";
 import { TermsSanitizer } from "./views/terms.js";
@@ -46,6 +45,9 @@ export interface PortalDeps {
 
 /** Keyed by the parsed payload object, which lives as long as the page look-up that holds it. */
 export type LoginTemplates = WeakMap<object, Map<string, LoginTemplateParts>>;
+
+/** A login page rendered once (portal-render.ts): its bytes, and 0 where the nonce goes, 1 where the state goes. */
+export type LoginTemplateParts = (Buffer | 0 | 1)[];
 
 /**
  * `app` is the portal's context of the app: its config, and its rate-limit plugin for the limits.

@@ -7,7 +7,7 @@ import { isPostLogin } from "./gateways/post-login.js";
 import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { maskPhone } from "./portal-forms.js";
-import type { PortalDeps } from "./portal-deps.js";
+import type { LoginTemplateParts, PortalDeps } from "./portal-deps.js";
 import { type Handoff, methodAvailable } from "./portal-login.service.js";
 import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
 import { handoffPage } from "./views/handoff-page.view.js";
@@ -21,11 +21,9 @@ export type RenderDeps = Pick<PortalDeps, "config" | "terms"> & Partial<Pick<Por
 const NONCE_SLOT = "gwpNonceSlotQ7v";
 const STATE_SLOT = "gwpStateSlotZ3k";
 const SLOTS = new RegExp(`(${NONCE_SLOT}|${STATE_SLOT})`);
-/** Where a kept template's nonce and state go. */
-export const NONCE = 0;
-export const STATE = 1;
-/** A login page rendered once: its bytes, with the slots for the per-guest parts between them. */
-export type LoginTemplateParts = (Buffer | typeof NONCE | typeof STATE)[];
+/** Where a kept template's nonce and state go (LoginTemplateParts). */
+const NONCE = 0;
+const STATE = 1;
 
 export function pageTexts(deps: RenderDeps, payload: CampaignPayload): PageTexts {
   return {
