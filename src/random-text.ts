@@ -4,8 +4,28 @@ import { randomFillSync, randomInt } from "node:crypto";
 /** Letters and digits that survive being read aloud or retyped (no 0/O, 1/l/I). */
 export const READABLE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
 
-/** `length` characters drawn uniformly from `alphabet` with a cryptographic generator. */
+/**
+ * `length` characters drawn uniformly from `alphabet` (2 to 256 characters) with a cryptographic
+ * generator: bytes from the pool below the largest multiple of the alphabet's size, each taken
+ * modulo that size (a byte at or above it is skipped, so no character is likelier than another).
+ * One draw from the pool per string, not a generator call per character.
+ */
 export function randomString(alphabet: string, length: number): string {
+  const n = alphabet.length;
+  if (n < 2 || n > 256) return randomStringSlow(alphabet, length);
+  const limit = 256 - (256 % n);
+  let s = "";
+  while (s.length < length) {
+    for (const b of randomBytesPooled(length - s.length + 4)) {
+      if (b >= limit) continue;
+      s += alphabet[b % n];
+      if (s.length === length) break;
+    }
+  }
+  return s;
+}
+
+function randomStringSlow(alphabet: string, length: number): string {
   let s = "";
   for (let i = 0; i < length; i++) s += alphabet[randomInt(alphabet.length)];
   return s;

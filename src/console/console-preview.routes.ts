@@ -28,7 +28,8 @@ export function previewRoutes(app: FastifyInstance, deps: AppDeps, requireUser: 
     if (campaign && campaign.account_id !== null && campaign.account_id !== user.caller.accountId) {
       throw new AppError(404, { campaign_id: ["The selected campaign_id is invalid."] });
     }
-    let payload: PagePayload = campaign ? pagePayload(campaign) : { ...parsePayload("{}"), pageLogo: null };
+    // A copy: the page payload is shared between requests, and the preview changes it.
+    let payload: PagePayload = campaign ? structuredClone(pagePayload(campaign)) : { ...parsePayload("{}"), pageLogo: null };
     const text = (k: string, max: number) => (typeof body[k] === "string" ? (body[k] as string).slice(0, max) : undefined);
     payload.title_text = text("title_text", 255) ?? payload.title_text;
     payload.footer_text = text("footer_text", 1000) ?? payload.footer_text;

@@ -4,7 +4,7 @@
  * fetched once per phone (it is immutable at that address), and the rendered page can be cached.
  */
 import { logoFileName, storedLogo } from "../modules/campaigns/campaign-logo.js";
-import { type CampaignPayload, parsePayload } from "../modules/campaigns/campaign-payload.js";
+import { type CampaignPayload, sharedPayload } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { campaignLogoUrl } from "../portal-urls.js";
 import type { PageLogo } from "./views/layout.view.js";
@@ -19,10 +19,29 @@ export function logoAlt(payload: CampaignPayload, campaignName: string, placeNam
   return placeName || payload.ssid || campaignName;
 }
 
-/** The campaign's payload for a page; `placeName`: the location's name, when the page is shown for one. */
+/** Page payloads per campaign row object (rows come from the catalogue cache) and place name. */
+const ofRow = new WeakMap<CampaignRow, Map<string, PagePayload>>();
+
+/**
+ * The campaign's payload for a page; `placeName`: the location's name, when the page is shown for
+ * one. Built once per row object and place (the logo's hash is computed once, not per request);
+ * shared between requests: read it, never change it.
+ */
 export function pagePayload(campaign: CampaignRow, placeName?: string | null): PagePayload {
-  const payload = parsePayload(campaign.payload);
-  const logo = storedLogo(payload.logo);
-  const src = logo ? campaignLogoUrl("", campaign.filename, logoFileName(logo)) : null;
-  return { ...payload, pageLogo: src ? { src, alt: logoAlt(payload, campaign.name, placeName) } : null };
+  let byPlace = ofRow.get(campaign);
+  if (!byPlace) {
+    byPlace = new Map();
+    ofRow.set(campaign, byPlace);
+  }
+  const key = placeName ?? "";
+  let out = byPlace.get(key);
+  if (!out) {
+    const payload = sharedPayload(campaign);
+    const logo = storedLogo(payload.logo);
+    const src = logo ? campaignLogoUrl("", campaign.filename, logoFileName(logo)) : null;
+    out = { ...payload, pageLogo: src ? { src, alt: logoAlt(payload, campaign.name, placeName) } : null };
+    if (byPlace.size >= 100) byPlace.clear();
+    byPlace.set(key, out);
+  }
+  return out;
 }

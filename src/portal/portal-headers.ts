@@ -32,20 +32,31 @@ function parseOrigin(url: string): string | undefined {
   }
 }
 
+/**
+ * The policy of a page around its nonce (a nonce'd style, and a nonce'd script when `script`), by
+ * the page's form targets: pages of one gateway and campaign share it, so it is built once.
+ */
+const policyMemo = new Map<string, string[]>();
+
+function policyParts(formTargets: string[], script: boolean): string[] {
+  const key = `${script ? 1 : 0}\n${formTargets.join("\n")}`;
+  let parts = policyMemo.get(key);
+  if (!parts) {
+    const origins = [...new Set(formTargets.map(originOf).filter((o): o is string => o !== undefined))];
+    // The campaign's logo comes from the portal's own logo route, never inline.
+    const rest = ["img-src 'self'", `form-action 'self'${origins.map((o) => ` ${o}`).join("")}`, "base-uri 'none'", "frame-ancestors 'none'"].join("; ");
+    parts = script ? ["default-src 'none'; style-src 'nonce-", "'; script-src 'nonce-", `'; ${rest}`] : ["default-src 'none'; style-src 'nonce-", `'; ${rest}`];
+    if (policyMemo.size >= 1_000) policyMemo.clear();
+    policyMemo.set(key, parts);
+  }
+  return parts;
+}
+
 /** `script`: allow the page's nonce'd script element (only the gateway hand-off page has one). */
 export function setPortalHeaders(reply: FastifyReply, nonce: string, formTargets: string[], script = false): void {
-  const origins = [...new Set(formTargets.map(originOf).filter((o): o is string => o !== undefined))];
+  const parts = policyParts(formTargets, script);
   reply.headers({
-    "content-security-policy": [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}'`,
-      ...(script ? [`script-src 'nonce-${nonce}'`] : []),
-      // The campaign's logo comes from the portal's own logo route, never inline.
-      "img-src 'self'",
-      `form-action 'self'${origins.map((o) => ` ${o}`).join("")}`,
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join("; "),
+    "content-security-policy": parts.length === 3 ? parts[0] + nonce + parts[1] + nonce + parts[2] : parts[0] + nonce + parts[1],
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
     // Keeps the page state and the gateway's parameters out of providers' and gateways' logs.

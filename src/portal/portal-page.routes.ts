@@ -36,7 +36,7 @@ async function arrivalOf(request: FastifyRequest, deps: PortalDeps, scope: OpenN
   return parsed.kind === "arrival" ? parsed.arrival : null;
 }
 
-export async function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): Promise<FastifyReply | string> {
+export async function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): Promise<FastifyReply | string | Buffer> {
   const result = ctx.arrival?.result;
   if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
   const sid = ensureSession(request, reply, deps.config.publicUrl);

@@ -7,7 +7,7 @@ import { isPostLogin } from "./gateways/post-login.js";
 import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { maskPhone } from "./portal-forms.js";
-import type { PortalDeps } from "./portal-deps.js";
+import type { LoginTemplateParts, PortalDeps } from "./portal-deps.js";
 import { type Handoff, methodAvailable } from "./portal-login.service.js";
 import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
 import { handoffPage } from "./views/handoff-page.view.js";
@@ -21,6 +21,9 @@ export type RenderDeps = Pick<PortalDeps, "config" | "terms"> & Partial<Pick<Por
 const NONCE_SLOT = "gwpNonceSlotQ7v";
 const STATE_SLOT = "gwpStateSlotZ3k";
 const SLOTS = new RegExp(`(${NONCE_SLOT}|${STATE_SLOT})`);
+/** Where a kept template's nonce and state go (LoginTemplateParts). */
+const NONCE = 0;
+const STATE = 1;
 
 export function pageTexts(deps: RenderDeps, payload: PagePayload): PageTexts {
   return {
@@ -56,6 +59,13 @@ export interface LoginPageExtras {
   values?: Record<string, string>;
 }
 
+/**
+ * The login page. Rendered once per campaign payload and notice with the two per-guest parts left
+ * open, kept as bytes, and sent as bytes: each request only copies the parts and writes its nonce
+ * and state between them (no per-request rendering, no string to measure and encode on the way out).
+ * A page with form errors or values, or without the deps' template cache (the console's preview), is
+ * rendered in full.
+ */
 export function renderLogin(
   reply: FastifyReply,
   deps: RenderDeps,
@@ -63,7 +73,7 @@ export function renderLogin(
   state: string,
   gw: GatewayState | null,
   extras: LoginPageExtras = {},
-): string {
+): string | Buffer {
   const { config } = deps;
   const nonce = newNonce();
   setPortalHeaders(reply, nonce, formTargets(config, payload, gw));
@@ -79,14 +89,28 @@ export function renderLogin(
     }
     let parts = byNotice.get(key);
     if (!parts) {
-      parts = loginPage(loginModel(deps, payload, NONCE_SLOT, STATE_SLOT, extras)).split(SLOTS);
+      parts = loginPage(loginModel(deps, payload, NONCE_SLOT, STATE_SLOT, extras))
+        .split(SLOTS)
+        .map((part) => (part === NONCE_SLOT ? NONCE : part === STATE_SLOT ? STATE : Buffer.from(part, "utf8")));
       byNotice.set(key, parts);
     }
-    let out = "";
-    for (const part of parts) out += part === NONCE_SLOT ? nonce : part === STATE_SLOT ? state : part;
-    return out;
+    return fillSlots(parts, nonce, state);
   }
   return loginPage(loginModel(deps, payload, nonce, state, extras));
+}
+
+/** The page's bytes with `nonce` and `state` (ASCII: base64 and base64url) in their slots. */
+function fillSlots(parts: LoginTemplateParts, nonce: string, state: string): Buffer {
+  let length = 0;
+  for (const part of parts) length += part === NONCE ? nonce.length : part === STATE ? state.length : part.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of parts) {
+    if (part === NONCE) at += out.write(nonce, at, "latin1");
+    else if (part === STATE) at += out.write(state, at, "latin1");
+    else at += part.copy(out, at);
+  }
+  return out;
 }
 
 function loginModel(deps: RenderDeps, payload: PagePayload, nonce: string, state: string, extras: LoginPageExtras): LoginPageModel {

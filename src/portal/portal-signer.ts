@@ -3,19 +3,20 @@
  * cookie) and of SMS codes at rest. One key per purpose, derived from PORTAL_SECRET, so a
  * token of one kind can never be replayed as another.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 import { randomBytesPooled } from "../random-text.js";
 
 export type SignerPurpose = "page-state" | "oauth" | "sms-code" | "device";
 
 export class PortalSigner {
-  private readonly keys = new Map<SignerPurpose, Buffer>();
+  /** KeyObjects, not Buffers: an HMAC made from a KeyObject skips importing the key, half its cost for a page state. */
+  private readonly keys = new Map<SignerPurpose, KeyObject>();
 
   /** `secret`: PORTAL_SECRET, or the key generated once and stored in the database (portal-deps.ts). */
   constructor(secret: string) {
     const root = Buffer.from(secret, "utf8");
     for (const p of ["page-state", "oauth", "sms-code", "device"] as const) {
-      this.keys.set(p, createHmac("sha256", root).update(`guestwifi-portal:${p}`).digest());
+      this.keys.set(p, createSecretKey(createHmac("sha256", root).update(`guestwifi-portal:${p}`).digest()));
     }
   }
 

@@ -96,5 +96,36 @@ if (DIALECTS.includes("postgres")) {
         await t.close();
       }
     });
+
+    it("counts hits of one key that arrive together in fewer statements, each hit once and with its own count", async () => {
+      const t = await createTestApp("postgres");
+      try {
+        // Every statement the store runs is counted (a Kysely plugin sees each result).
+        let statements = 0;
+        const counting = t.db.withPlugin({
+          transformQuery: (args) => args.node,
+          transformResult: async (args) => {
+            statements++;
+            return args.result;
+          },
+        });
+        const store = new PostgresRateLimitStore(counting);
+        const incr = (key: string) =>
+          new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+            store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), 60_000, 10),
+          );
+        const counted = await Promise.all([...Array.from({ length: 25 }, () => incr("burst")), incr("alone")]);
+        const currents = counted.slice(0, 25).map((r) => r.current);
+        assert.deepEqual([...currents].sort((a, b) => a - b), Array.from({ length: 25 }, (_, i) => i + 1), "counts 1 to 25, each once");
+        assert.equal(counted[25].current, 1, "another key counts apart");
+        // One upsert per key in flight, then one for the 24 hits that waited (and at most one sweep).
+        assert.ok(statements <= 4, `26 hits took ${statements} statements`);
+        const row = await t.db.selectFrom("rate_limit_hits").select("hits").where("key", "=", "burst").executeTakeFirstOrThrow();
+        assert.equal(Number(row.hits), 25, "the database holds every hit");
+        assert.equal((await incr("burst")).current, 26, "and the next one counts on from there");
+      } finally {
+        await t.close();
+      }
+    });
   });
 }

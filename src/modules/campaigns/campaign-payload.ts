@@ -92,3 +92,19 @@ export function parsePayload(raw: string): CampaignPayload {
     logo: typeof p.logo === "string" ? p.logo : "",
   };
 }
+
+/** Parsed payloads of campaign rows: rows come from a cache and are shared, so their payloads can be too. */
+const parsedOfRow = new WeakMap<object, CampaignPayload>();
+
+/**
+ * The payload of a campaign row, parsed once per row object (a row read again is a new object,
+ * parsed again). Shared between requests: read it, never change it (parsePayload gives a copy to edit).
+ */
+export function sharedPayload(row: { payload: string }): CampaignPayload {
+  let p = parsedOfRow.get(row);
+  if (!p) {
+    p = parsePayload(row.payload);
+    parsedOfRow.set(row, p);
+  }
+  return p;
+}

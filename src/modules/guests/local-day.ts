@@ -17,8 +17,31 @@ export function localDay(at: Date, timeZone: string): string {
 
 const hourFormatters = new Map<string, Intl.DateTimeFormat>();
 
+/**
+ * Time zones change their offset at whole minutes of UTC (tzdata's rules of this century; mostly
+ * at whole quarter hours, Antarctica/Casey at 0:01): within one minute of UTC every zone shows one
+ * local day and hour. So the last answer per zone is kept for its minute: every login at a zone's
+ * venues asks, and formatting a date in a zone costs more than the rest of the login's arithmetic.
+ */
+const MINUTE_MS = 60_000;
+const MINUTES_FROM_MS = Date.UTC(2000, 0, 1);
+const lastMinute = new Map<string, { minute: number; day: string; hour: number }>();
+
 /** The local day of `at` in `timeZone` (as `localDay`) and the wall-clock hour, 0-23, on it. */
 export function localDayHour(at: Date, timeZone: string): { day: string; hour: number } {
+  const t = at.getTime();
+  const minute = Math.floor(t / MINUTE_MS);
+  const last = lastMinute.get(timeZone);
+  if (last && last.minute === minute) return { day: last.day, hour: last.hour };
+  const value = formatDayHour(at, timeZone);
+  if (t >= MINUTES_FROM_MS) {
+    if (lastMinute.size >= 10_000) lastMinute.clear();
+    lastMinute.set(timeZone, { minute, ...value });
+  }
+  return value;
+}
+
+function formatDayHour(at: Date, timeZone: string): { day: string; hour: number } {
   let f = hourFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit" });

@@ -12,6 +12,7 @@ export function createLocationRepository() {
   // get-location is the hottest read of the API; while nothing is written its rows come from memory.
   const rowCache = new ReadCache<number, LocationRow>(10_000, true);
   // Every portal page view starts here: prepared once per database.
+  const byId = new PreparedQuery(["id"], (db, p) => db.selectFrom("locations").selectAll().where("id", "=", p.id));
   const bySlug = new PreparedQuery(["slug"], (db, p) =>
     db.selectFrom("locations").selectAll().where("portal_slug", "=", p.slug).where("deleted", "=", 0),
   );
@@ -65,8 +66,9 @@ export function createLocationRepository() {
     },
 
     /** Deleted ones included (history: accounting of an old session). */
+    /** A location by id, deleted or not: from memory while the catalogue does not change (every login reads it). */
     async findById(db: DB, id: number): Promise<LocationRow | undefined> {
-      return db.selectFrom("locations").selectAll().where("id", "=", id).executeTakeFirst();
+      return rowCache.get(db, id) ?? rowCache.load(db, id, () => byId.first<LocationRow>(db, { id }));
     },
 
     /** Marks the location deleted and unassigns its devices. */

@@ -80,28 +80,38 @@ export async function enqueueEvent(
   return Number(result.numAffectedRows ?? 0);
 }
 
-/**
- * The same for a PostgreSQL statement of CTEs: a CTE named `wh` that queues `type` with `data`
- * merged with `ids` (SQL expressions of the statement, such as `g.id`) from `from` (its CTE names).
- */
-export function enqueueEventCte(
-  accountId: number,
-  type: WebhookEvent,
-  data: Record<string, unknown>,
-  ids: Record<string, RawBuilder<unknown>>,
-  from: string[],
-  locationId: number | null,
-  at: Date,
-): RawBuilder<unknown> {
+/** The values enqueueEventCte binds, by name (a prepared statement binds them to its markers). */
+export const EVENT_CTE_KEYS = ["eventAccountId", "eventData", "eventTimestamp", "eventNowMs", "eventLocation"];
+
+/** enqueueEventCte's values for an event of `accountId` at `locationId` with `data`, queued now. */
+export function eventCteValues(accountId: number, data: Record<string, unknown>, locationId: number, at: Date): Record<string, unknown> {
+  // The outbox's clock is the wall clock (retries count from when the event was queued); `at` is the event's time.
   const nowMs = Date.now();
-  const idPairs = Object.entries(ids).flatMap(([k, v]) => [sql`${k}::text`, v]);
-  const payload = sql`jsonb_build_object('type', ${type}::text, 'timestamp', ${at.toISOString()}::text,
-    'data', ${JSON.stringify(data)}::jsonb || jsonb_build_object(${sql.join(idPairs)}))::text`;
+  return {
+    eventAccountId: accountId,
+    eventData: JSON.stringify(data),
+    eventTimestamp: at.toISOString(),
+    eventNowMs: nowMs,
+    eventLocation: `%,${locationId},%`,
+  };
+}
+
+/**
+ * The same for a PostgreSQL statement of CTEs: a CTE named `wh` that queues `type` with the event's
+ * data merged with `ids` (SQL expressions of the statement, such as `g.id`) from `from` (its CTE
+ * names), for the webhooks subscribed to the event's location. `v`: the values of eventCteValues,
+ * or a prepared statement's markers for them (EVENT_CTE_KEYS).
+ */
+export function enqueueEventCte(type: WebhookEvent, ids: Record<string, RawBuilder<unknown>>, from: string[], v: Record<string, unknown>): RawBuilder<unknown> {
+  const idPairs = Object.entries(ids).flatMap(([k, id]) => [sql`${k}::text`, id]);
+  const payload = sql`jsonb_build_object('type', ${type}::text, 'timestamp', ${v.eventTimestamp}::text,
+    'data', ${v.eventData}::jsonb || jsonb_build_object(${sql.join(idPairs)}))::text`;
   return sql`, wh as (
       insert into webhook_deliveries (webhook_id, account_id, event_type, payload, created_ms, next_attempt_ms)
-      select w.id, w.account_id, ${type}::varchar, ${payload}, ${nowMs}::bigint, ${nowMs}::bigint
+      select w.id, w.account_id, ${type}::varchar, ${payload}, ${v.eventNowMs}::bigint, ${v.eventNowMs}::bigint
       from webhooks w, ${sql.join(from.map((f) => sql.id(f)))}
-      where w.account_id = ${accountId}::integer and ${subscribedFilter(type, locationId)}
+      where w.account_id = ${v.eventAccountId}::integer and w.deleted = 0 and w.events like ${`%,${type},%`}
+        and (w.location_ids = '' or w.location_ids like ${v.eventLocation}::varchar)
     )`;
 }
 

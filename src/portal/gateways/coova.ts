@@ -4,6 +4,7 @@
  * we send the browser to `http://uamip:uamport/logon` with a one-time username and the password
  * PAP-encoded against the challenge, and the gateway asks our RADIUS server.
  */
+import * as crypto from "node:crypto";
 import { isIP } from "node:net";
 import { macOrEmpty } from "../../mac-address.js";
 import { md5 } from "../../md5.js";
@@ -16,13 +17,21 @@ import type { CoovaState, GatewayParse } from "./gateway-types.js";
  * one the gateway built, so we try each base it may have used (public URL, request host).
  */
 export function coovaMdValid(rawUrls: string[], md: string, secret: string): boolean {
+  const given = md.toLowerCase();
   for (const raw of rawUrls) {
     const at = raw.lastIndexOf("&md=");
     if (at < 0) continue;
-    const expected = md5(raw.slice(0, at), secret).toString("hex").toUpperCase();
-    if (safeEqual(expected, md.toUpperCase())) return true;
+    if (safeEqual(md5Hex(raw.slice(0, at) + secret), given)) return true;
   }
   return false;
+}
+
+/** node:crypto's one-shot hash (Node 20.12 and later): a page view's MD5 without a Hash object. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
+
+/** Lower-case hex MD5 of a text (UTF-8). */
+function md5Hex(text: string): string {
+  return oneShotHash ? oneShotHash("md5", text, "hex") : md5(text).toString("hex");
 }
 
 export function parseCoova(q: Record<string, unknown>, rawUrls: string[], secret: string | undefined): GatewayParse {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { createAccount } from "../../../src/modules/accounts/accounts.service.js";
 import { createRepositories } from "../../../src/modules/context.js";
 import { recordLogin, recordVisit } from "../../../src/modules/guests/guest-activity.service.js";
-import { localDay } from "../../../src/modules/guests/local-day.js";
+import { localDay, localDayHour } from "../../../src/modules/guests/local-day.js";
 import { DIALECTS, type TestDb, createTestDb } from "../../helpers/db.js";
 
 describe("localDay", () => {
@@ -11,6 +11,28 @@ describe("localDay", () => {
     const at = new Date("2026-03-01T03:30:00Z");
     assert.equal(localDay(at, "America/Chicago"), "2026-02-28");
     assert.equal(localDay(at, "Asia/Tokyo"), "2026-03-01");
+  });
+
+  it("gives each minute its local day and hour, across clock changes and in zones a quarter hour off", () => {
+    // Minute by minute (answers are kept per zone for a minute), across the changes.
+    const cases: [string, string][] = [
+      ["Europe/Berlin", "2026-03-29T00:00:00Z"], // 02:00 becomes 03:00 at 01:00 UTC
+      ["Europe/Berlin", "2026-10-25T00:00:00Z"], // 03:00 becomes 02:00 again
+      ["Asia/Kathmandu", "2026-03-01T17:00:00Z"], // +05:45: midnight at 18:15 UTC
+      ["Australia/Lord_Howe", "2026-04-04T14:00:00Z"], // half an hour back at 02:00 local
+      ["Antarctica/Casey", "2022-10-01T15:00:00Z"], // +08 to +11 at 00:01 local, 16:01 UTC
+    ];
+    for (const [zone, from] of cases) {
+      const f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit" });
+      for (let m = 0; m < 3 * 60; m++) {
+        // The start and the end of each minute: the second answer may come from the first.
+        for (const ms of [0, 59_999]) {
+          const at = new Date(Date.parse(from) + m * 60_000 + ms);
+          const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
+          assert.deepEqual(localDayHour(at, zone), { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) }, `${zone} at ${at.toISOString()}`);
+        }
+      }
+    }
   });
 });
 
