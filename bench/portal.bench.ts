@@ -4,7 +4,8 @@
  * login row, daily aggregates), a one-time RADIUS credential, and the 303 to the CoovaChilli logon
  * URL with the PAP-encoded password. Every login is a new guest (a fresh e-mail) from one of 64
  * client MACs. Baselines in the same run: a bare Fastify route serving the login page's HTML from
- * memory, and the real login page (GET as a gateway links to it: md check, AP lookup, markHeard).
+ * memory, the same route sending the page's own headers too (CSP, session cookie, cache and
+ * security headers: the same response bytes, already made), and the real login page (GET as a gateway links to it: md check, AP lookup, markHeard).
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -65,12 +66,25 @@ export default async function run(): Promise<void> {
     const sample = await fetch(`http://127.0.0.1:${sqlite.info.port}${sqlite.info.pagePath}`);
     const html = await sample.text();
     if (sample.status !== 200) throw new Error(`the login page answered ${sample.status}`);
-    const bare = await startTarget<{ port: number }>(TARGET, ["bare", html]);
+    // The page's own headers (its CSP, session cookie, cache and security headers), as one request got them.
+    const headers: Record<string, string | string[]> = {};
+    sample.headers.forEach((value, name) => {
+      if (!["date", "connection", "keep-alive", "content-length", "transfer-encoding", "content-type", "set-cookie"].includes(name)) headers[name] = value;
+    });
+    const cookies = sample.headers.getSetCookie();
+    if (cookies.length > 0) headers["set-cookie"] = cookies;
     console.log(`portal, ${CONNECTIONS} connections, ${DURATION} s each (login page ${html.length} bytes)`);
+    const bare = await startTarget<{ port: number }>(TARGET, ["bare", html]);
     const baseline = await loadBaseline("bare Fastify route, same page from memory", bare, "/portal/l/bare", {
       connections: CONNECTIONS,
       duration: DURATION,
     });
+    const bareResponse = await startTarget<{ port: number }>(TARGET, ["bare-response", JSON.stringify({ body: html, headers })]);
+    const sameBytes = await loadBaseline("bare route, same page and headers", bareResponse, "/portal/l/bare", {
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
+    console.log(`${"".padEnd(44)} (the page's headers: ${Object.keys(headers).join(", ")})`);
     for (const [name, t] of [
       ["SQLite", sqlite],
       ["PostgreSQL", pg],
@@ -81,6 +95,7 @@ export default async function run(): Promise<void> {
         duration: DURATION,
       });
       printRow(page, baseline);
+      console.log(`${"".padEnd(44)} ratio to the same page and headers ${(page.rps / sameBytes.rps).toFixed(2)}`);
       const posted = await logins(`custom-form login on ${name}`, t.info);
       printRow(posted, baseline);
       console.log(`${"".padEnd(44)} logins / page views ${(posted.rps / page.rps).toFixed(2)}`);

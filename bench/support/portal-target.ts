@@ -86,4 +86,9 @@ async function serveApp(databaseUrl: string) {
 }
 
 if (mode === "bare") await serveBare({ "/portal/l/bare": { body: arg, type: "text/html; charset=utf-8" } });
+// The same response, headers included (`arg`: JSON of the body and the headers, as one real page answered).
+else if (mode === "bare-response") {
+  const { body, headers } = JSON.parse(arg) as { body: string; headers: Record<string, string | string[]> };
+  await serveBare({ "/portal/l/bare": { body, type: "text/html; charset=utf-8", headers } });
+}
 else if (mode === "app") await serveApp(arg);

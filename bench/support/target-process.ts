@@ -63,12 +63,13 @@ export function stopOnSigterm(app: FastifyInstance, db: DB, schema: string | und
  * request, so the ratio to it measures everything the app does (a body serialised per request
  * would halve the baseline and flatter the ratio).
  */
-export async function serveBare(routes: Record<string, { body: unknown; type?: string }>): Promise<void> {
+export async function serveBare(routes: Record<string, { body: unknown; type?: string; headers?: Record<string, string | string[]> }>): Promise<void> {
   const app = Fastify({ logger: false });
-  for (const [path, { body, type }] of Object.entries(routes)) {
+  for (const [path, { body, type, headers }] of Object.entries(routes)) {
     const bytes = Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
     const contentType = type ?? "application/json; charset=utf-8";
     app.get(path, (_req, reply) => {
+      if (headers) reply.headers(headers);
       reply.type(contentType).send(bytes);
     });
   }
