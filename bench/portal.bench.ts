@@ -12,13 +12,15 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PortalTargetInfo } from "./support/portal-target.js";
-import { type LoadResult, load, loadBaseline, printRow } from "./support/load.js";
+import { type LoadResult, load, printRow } from "./support/load.js";
 import { startTarget } from "./support/target.js";
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const TARGET = "bench/support/portal-target.ts";
 const DURATION = Number(process.env.BENCH_PORTAL_DURATION ?? 5);
 const CONNECTIONS = 20;
+/** Interleaved rounds of the page views (the median is printed). */
+const ROUNDS = Number(process.env.BENCH_PORTAL_ROUNDS ?? 3);
 
 /** POSTs of the custom form, one fresh guest each; a login counts when it answers 303 to the gateway. */
 async function logins(label: string, info: PortalTargetInfo): Promise<LoadResult> {
@@ -74,31 +76,47 @@ export default async function run(): Promise<void> {
     const cookies = sample.headers.getSetCookie();
     if (cookies.length > 0) headers["set-cookie"] = cookies;
     console.log(`portal, ${CONNECTIONS} connections, ${DURATION} s each (login page ${html.length} bytes)`);
+    // The page views, in ROUNDS interleaved rounds (bare, same bytes, SQLite, PostgreSQL): on a shared
+    // two-core machine one run's throughput swings by half, so each ratio is of medians over rounds
+    // taken side by side, not of two runs minutes apart.
     const bare = await startTarget<{ port: number }>(TARGET, ["bare", html]);
-    const baseline = await loadBaseline("bare Fastify route, same page from memory", bare, "/portal/l/bare", {
-      connections: CONNECTIONS,
-      duration: DURATION,
-    });
     const bareResponse = await startTarget<{ port: number }>(TARGET, ["bare-response", JSON.stringify({ body: html, headers })]);
-    const sameBytes = await loadBaseline("bare route, same page and headers", bareResponse, "/portal/l/bare", {
-      connections: CONNECTIONS,
-      duration: DURATION,
-    });
-    console.log(`${"".padEnd(44)} (the page's headers: ${Object.keys(headers).join(", ")})`);
+    const rounds: Record<"bare" | "same" | "sqlite" | "pg", LoadResult[]> = { bare: [], same: [], sqlite: [], pg: [] };
+    try {
+      for (let i = 0; i < ROUNDS; i++) {
+        const at = (port: number, path: string, label: string) => load(label, { url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: DURATION });
+        rounds.bare.push(await at(bare.info.port, "/portal/l/bare", "bare Fastify route, same page from memory"));
+        rounds.same.push(await at(bareResponse.info.port, "/portal/l/bare", "bare route, same page and headers"));
+        rounds.sqlite.push(await at(sqlite.info.port, sqlite.info.pagePath, "login page GET on SQLite"));
+        rounds.pg.push(await at(pg.info.port, pg.info.pagePath, "login page GET on PostgreSQL"));
+      }
+    } finally {
+      await bare.stop();
+      await bareResponse.stop();
+    }
+    const median = (rs: LoadResult[]): LoadResult => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)];
+    const baseline = median(rounds.bare);
+    const sameBytes = median(rounds.same);
+    const each = (rs: LoadResult[]) => rs.map((r) => r.rps).join(", ");
+    console.log(`median of ${ROUNDS} interleaved rounds (each round's req/s in brackets):`);
+    printRow(baseline);
+    console.log(`${"".padEnd(44)} [${each(rounds.bare)}]`);
+    printRow(sameBytes, baseline);
+    console.log(`${"".padEnd(44)} [${each(rounds.same)}] (the page's headers: ${Object.keys(headers).join(", ")})`);
+    const pages: Record<string, LoadResult> = {};
+    for (const [name, key] of [["SQLite", "sqlite"], ["PostgreSQL", "pg"]] as const) {
+      const page = median(rounds[key]);
+      pages[name] = page;
+      printRow(page, baseline);
+      console.log(`${"".padEnd(44)} [${each(rounds[key])}] ratio to the same page and headers ${(page.rps / sameBytes.rps).toFixed(2)}`);
+    }
     for (const [name, t] of [
       ["SQLite", sqlite],
       ["PostgreSQL", pg],
     ] as const) {
-      const page = await load(`login page GET on ${name}`, {
-        url: `http://127.0.0.1:${t.info.port}${t.info.pagePath}`,
-        connections: CONNECTIONS,
-        duration: DURATION,
-      });
-      printRow(page, baseline);
-      console.log(`${"".padEnd(44)} ratio to the same page and headers ${(page.rps / sameBytes.rps).toFixed(2)}`);
       const posted = await logins(`custom-form login on ${name}`, t.info);
       printRow(posted, baseline);
-      console.log(`${"".padEnd(44)} logins / page views ${(posted.rps / page.rps).toFixed(2)}`);
+      console.log(`${"".padEnd(44)} logins / page views ${(posted.rps / pages[name].rps).toFixed(2)}`);
     }
   } finally {
     await sqlite.stop();

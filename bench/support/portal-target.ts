@@ -7,11 +7,12 @@
  * route. Prints one line of JSON when ready; stops on SIGTERM.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { type AddressInfo, createServer } from "node:net";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
-import { openTargetDatabase, portOf, ready, serveBare, stopOnSigterm } from "./target-process.js";
+import { openTargetDatabase, ready, serveBare, stopOnSigterm } from "./target-process.js";
 
 const CLIENTS = 64;
 const UAM_SECRET = "bench-uam-secret";
@@ -35,11 +36,27 @@ function coovaPage(base: string, apMac: string, clientMac: string): string {
   return `${url}&md=${createHash("md5").update(url).update(UAM_SECRET).digest("hex").toUpperCase()}`;
 }
 
+/** A TCP port free on loopback right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 async function serveApp(databaseUrl: string) {
   const db = await openTargetDatabase(databaseUrl, schema);
   await migrateToLatest(db);
+  // The address guests reach is PUBLIC_URL, as in a deployment: gateways build their redirect (and
+  // CoovaChilli its md) from the location's url, which is made from it.
+  const port = await freePort();
   const config = loadConfig({
     LOG_LEVEL: "silent",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseUrl,
     RADIUS_ENABLED: "false",
     PORTAL_SECRET: "bench-portal-secret-0123456789",
@@ -68,8 +85,7 @@ async function serveApp(databaseUrl: string) {
   await api("device-assign-location", { location_id: loc.location_id, device_id: device.device_id });
   const slug = (await db.selectFrom("locations").select("portal_slug").where("id", "=", loc.location_id).executeTakeFirstOrThrow()).portal_slug;
 
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const port = portOf(app);
+  await app.listen({ host: "127.0.0.1", port });
   const base = `http://127.0.0.1:${port}/portal/l/${slug}`;
   const clients: PortalTargetInfo["clients"] = [];
   for (let i = 0; i < CLIENTS; i++) {
