@@ -95,17 +95,25 @@ export function Form(props: {
   const [errors, setErrors] = useState<Messages>({});
   const [done, setDone] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  // Start again from `initial` when its content changes (a record reloaded), not on every render of the page.
-  // Not on mount: the effect runs after the first paint, and would undo what was typed or chosen in between.
+  // Fields changed since the form last started or was saved: a new `initial` does not undo them.
+  const touched = useRef(new Set<string>());
+  // Start again from `initial` when its content changes (a record reloaded, a list it depends on
+  // loaded), not on every render of the page and not on mount (the effect runs after the first
+  // paint). What the user typed or chose meanwhile stays.
   const initialKey = JSON.stringify(props.initial ?? {});
   const seenKey = useRef(initialKey);
   useEffect(() => {
     if (seenKey.current === initialKey) return;
     seenKey.current = initialKey;
-    setValues(props.initial ?? {});
+    setValues((current) => {
+      const next: Values = { ...(props.initial ?? {}) };
+      for (const name of touched.current) next[name] = current[name];
+      return next;
+    });
   }, [initialKey]);
 
   const set = (name: string, v: string | boolean) => {
+    touched.current.add(name);
     const next = { ...values, [name]: v };
     setValues(next);
     props.onChange?.(next);
@@ -116,7 +124,10 @@ export function Form(props: {
     setErrors({});
     setDone(undefined);
     try {
-      setDone(await props.submit(values));
+      const message = await props.submit(values);
+      // Saved: the record's reloaded values may replace the form's again.
+      touched.current.clear();
+      setDone(message);
     } catch (err) {
       setErrors(err instanceof ApiError ? err.messages : { form: [String(err)] });
     } finally {

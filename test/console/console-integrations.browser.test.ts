@@ -280,6 +280,36 @@ for (const dialect of DIALECTS) {
       await page.close();
     });
 
+    it("keeps what was typed in a form while a list the form depends on is still loading", async () => {
+      const page = await signedIn(browser, base, owner.email, PASSWORD);
+      // The locations arrive late: the sub-user form's initial values change when they do.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route("**/api/location-list**", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.click('nav a:text-is("Sub-users")');
+      await page.waitForSelector("#f-first_name");
+      const email = `late-${dialect}-${Date.now()}@example.com`;
+      await page.fill("#f-first_name", "Ada");
+      await page.fill("#f-last_name", "Lovelace");
+      await page.fill("#f-email_address", email);
+      await page.fill("#f-password", "late-pass-1");
+      const listed = page.waitForResponse((r) => r.url().includes("/api/location-list"));
+      release();
+      await listed;
+      await page.waitForFunction(() => document.querySelectorAll("#f-quickreport_location_id option").length > 0);
+      assert.equal(await page.inputValue("#f-first_name"), "Ada", "typed before the list arrived, still there");
+      await page.click('button:text-is("Create sub-user")');
+      await page.waitForSelector("text=Sub-user created.");
+      const subs = (await api("GET", "subuser-list", {})).data as { email: string }[];
+      assert.ok(subs.some((x) => x.email === email));
+      await page.close();
+    });
+
     it("lets the owner set retention on the Guests page, and refuses a value out of range beside its field", async () => {
       const page = await signedIn(browser, base, owner.email, PASSWORD, PHONE);
       await openPage(page, "Guests");
