@@ -5,7 +5,7 @@
  * (webhook-delivery.ts) sends them.
  *
  * Marketing: `guest.login` is the marketing event. Its personal fields (e-mail, name, phone, MAC)
- * are sent only for a login with a recorded marketing opt-in (`loginEventData`); other logins are
+ * are sent only for a login with a recorded marketing opt-in (`loginEventData` in guests/login-input.ts); other logins are
  * sent with ids only. session.start, session.stop and guest.erased carry ids and counters only.
  */
 import { type RawBuilder, sql } from "kysely";
