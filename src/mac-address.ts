@@ -47,3 +47,10 @@ export function leadingMacOf(value: string): string | undefined {
   const bare = BARE.exec(s);
   return bare ? fromHex12(bare[1]) : undefined;
 }
+
+/** A MAC written in any of the station-id forms and nothing else ("aabbccddeeff" too), canonical, or "". */
+export function macOfAnyForm(value: string): string {
+  const s = value.trim();
+  const mac = s.length === 17 || s.length === 14 || s.length === 12 ? leadingMacOf(s) : undefined;
+  return mac ?? "";
+}

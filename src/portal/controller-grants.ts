@@ -134,12 +134,13 @@ export class ControllerGrants {
    * (the controller gets the encrypted values back), only what needs the value (returning guests,
    * the login's record, the RFC 8908 API) goes without.
    */
-  async ruckusDecrypt(ctx: Ctx, location: LocationRow, gw: RuckusNbiState, what: "mac" | "ip"): Promise<string> {
+  async ruckusDecrypt(ctx: Ctx, location: LocationRow, gw: RuckusNbiState, what: "mac" | "ip", known?: ControllerAccess): Promise<string> {
     const value = what === "mac" ? gw.ueMac : gw.ueIp;
     if (!isEncrypted(value)) return what === "ip" ? value : "";
     let access: ControllerAccess;
     try {
-      access = await this.controllerOf(ctx, location, "ruckus");
+      // The login has looked the controller up already: not again.
+      access = known ?? (await this.controllerOf(ctx, location, "ruckus"));
     } catch {
       return "";
     }

@@ -174,7 +174,7 @@ export async function completeLogin(
     await app.controllers.ruckusLogin(ruckus, location, gw, issued.credential);
     // The guest's address, from the redirect's uip: the RFC 8908 API knows the device is in before
     // the controller's first accounting packet arrives.
-    const ip = await app.controllers.ruckusDecrypt(app, location, gw, "ip");
+    const ip = await app.controllers.ruckusDecrypt(app, location, gw, "ip", ruckus);
     if (ip) {
       const options = await loadOptions(app, location.id);
       await recordGrant(app, { locationId: location.id, clientIp: ip, clientMac: state.mac, seconds: grantLimits(options, voucher).seconds });

@@ -17,7 +17,7 @@
  * the log.
  */
 import { isIP } from "node:net";
-import { canonicalMac, macOrEmpty } from "../../mac-address.js";
+import { macOfAnyForm } from "../../mac-address.js";
 import type { ControllerAccess } from "../../modules/controllers/controllers.service.js";
 import { ControllerError, answerOf, controllerRequest, jsonOf } from "./controller-http.js";
 import { httpUrlOrEmpty, param } from "./gateway-params.js";
@@ -28,21 +28,15 @@ const ENCRYPTED_RE = /^ENC(?:[0-9A-Fa-f]{2}){4,128}$/;
 /** A host name or address as nbiIP carries it. */
 const HOST_RE = /^[A-Za-z0-9.:-]{1,253}$/;
 
-/** A MAC as RUCKUS may write it: colons, dashes, or 12 hex digits. */
-function ruckusMac(v: string): string {
-  if (/^[0-9A-Fa-f]{12}$/.test(v)) return canonicalMac(v.replace(/(..)(?!$)/g, "$1:"));
-  return macOrEmpty(v);
-}
-
 export function parseRuckusNbi(q: Record<string, unknown>): GatewayParse {
   const nbi = param(q, "nbiIP", 253);
-  const apMac = ruckusMac(param(q, "mac", 64));
+  const apMac = macOfAnyForm(param(q, "mac", 64));
   const ueMac = param(q, "client_mac", 300);
   const ueIp = param(q, "uip", 300);
   const proxy = param(q, "proxy", 1) || "0";
   if (!HOST_RE.test(nbi)) return { kind: "refused", reason: "nbiIP" };
   if (!apMac) return { kind: "refused", reason: "mac" };
-  const clientMac = ruckusMac(ueMac);
+  const clientMac = macOfAnyForm(ueMac);
   if (!clientMac && !ENCRYPTED_RE.test(ueMac)) return { kind: "refused", reason: "client_mac" };
   if (ueIp !== "" && isIP(ueIp) === 0 && !ENCRYPTED_RE.test(ueIp)) return { kind: "refused", reason: "uip" };
   if (proxy !== "0" && proxy !== "1") return { kind: "refused", reason: "proxy" };
@@ -129,7 +123,7 @@ export async function nbiDecrypt(call: NbiCall, encrypted: string, what: "mac" |
   const { code, json, answer } = await nbiRequest(call, { RequestCategory: "GetConfig", RequestType: "Decrypt", Data: encrypted });
   if (code !== 200) throw failure(code, answer);
   const plain = typeof json.Data === "string" ? json.Data.trim() : "";
-  const value = what === "mac" ? ruckusMac(plain) : isIP(plain) ? plain : "";
+  const value = what === "mac" ? macOfAnyForm(plain) : isIP(plain) ? plain : "";
   if (!value) throw new ControllerError("refused", `the decrypted ${what === "mac" ? "client_mac is not a MAC" : "uip is not an IP"} address`, answer);
   return value;
 }
