@@ -7,8 +7,7 @@
  * to test-artifacts/console/.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
@@ -19,37 +18,13 @@ import { launchChromium } from "../helpers/browser.js";
 import { DIALECTS } from "../helpers/db.js";
 import { freeTcpPort } from "../helpers/ports.js";
 import { subUserParams } from "../helpers/sub-users.js";
+import { DESKTOP, PHONE, axeProblems, openPage, submitTo } from "../helpers/console-browser.js";
 
 const ARTIFACTS = "test-artifacts/console";
 const PASSWORD = "owner password 123";
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PAGES = ["Overview", "Live sessions", "Locations", "Campaigns", "Devices", "Guests", "Vouchers", "Controllers", "Webhooks", "Sub-users", "API access"];
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 /** The logo the owner uploads: 240x80, a blue band. */
 const LOGO = solidPng(240, 80, [26, 86, 219]);
-
-/** Clicks a form's submit button and waits for the page to move to `url`, failing with the form's errors if it does not. */
-async function submitTo(page: Page, button: string, url: RegExp): Promise<void> {
-  await page.click(`button:text-is("${button}")`);
-  await page.waitForFunction(
-    (re) => new RegExp(re).test(location.pathname) || document.querySelector(".field-error, .notice-error") !== null,
-    url.source,
-  );
-  const errors = await page.locator(".field-error, .notice-error").allTextContents();
-  assert.deepEqual(errors, [], `${button}: the form answered with errors`);
-}
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`);
-}
 
 for (const dialect of DIALECTS) {
   describe(`console in Chromium (${dialect})`, () => {
@@ -116,18 +91,9 @@ for (const dialect of DIALECTS) {
       return page;
     }
 
-    async function open(page: Page, title: string): Promise<void> {
-      // The mobile layout hides the navigation behind its menu button.
-      const toggle = page.locator("button.menu-toggle");
-      if ((await toggle.isVisible()) && !(await page.locator("#nav").isVisible())) await toggle.click();
-      await page.click(`nav a:text-is("${title}")`);
-      await page.waitForSelector(`h1:text-is("${title}")`);
-      await page.waitForLoadState("networkidle");
-    }
-
     async function walk(page: Page, who: string, size: string, check: (title: string) => Promise<void> = async () => {}) {
       for (const title of PAGES) {
-        await open(page, title);
+        await openPage(page, title);
         await page.waitForFunction(() => !document.body.textContent?.includes("Loading…"));
         assert.deepEqual(await axeProblems(page), [], `axe on ${title} (${who}, ${size})`);
         await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${who}-${size}-${title.toLowerCase().replace(/ /g, "-")}.png`, fullPage: true });
@@ -194,7 +160,7 @@ for (const dialect of DIALECTS) {
       };
 
       // A location, created then renamed, with its options.
-      await open(page, "Locations");
+      await openPage(page, "Locations");
       await page.click("text=New location");
       await page.fill("#f-location_name", "Harbour Bar");
       await page.fill("#f-address1", "2 Quay Street");
@@ -239,7 +205,7 @@ for (const dialect of DIALECTS) {
       await page.screenshot({ path: `${ARTIFACTS}/${dialect}-owner-1280-location-radius.png`, fullPage: true });
 
       // A campaign from a template, with its live preview and the missing-keys warning.
-      await open(page, "Campaigns");
+      await openPage(page, "Campaigns");
       await page.click("text=New campaign");
       await page.fill("#f-name", "HarbourPage");
       await page.fill("#f-title_text", "Welcome aboard");
@@ -302,7 +268,7 @@ for (const dialect of DIALECTS) {
       await guest.close();
 
       // A device: created, assigned, its secret revealed and rotated.
-      await open(page, "Devices");
+      await openPage(page, "Devices");
       await page.click("text=Add device");
       await page.fill("#f-device_name", "Bar AP");
       await page.fill("#f-mac_address", "AC:8B:A9:00:00:01");
@@ -324,7 +290,7 @@ for (const dialect of DIALECTS) {
       assert.match(await page.textContent("ol") ?? "", /HS_UAMSERVER/);
 
       // A sub-user.
-      await open(page, "Sub-users");
+      await openPage(page, "Sub-users");
       const staff = `staff-${dialect}-${Date.now()}@example.com`;
       await page.fill("#f-first_name", "Grace");
       await page.fill("#f-last_name", "Hopper");
@@ -336,7 +302,7 @@ for (const dialect of DIALECTS) {
       assert.ok(subs.some((s) => s.email === staff && s.readonly === 1));
 
       // Guests: a search and a profile.
-      await open(page, "Guests");
+      await openPage(page, "Guests");
       await page.fill('input[type="search"]', "curie");
       await page.click('button:text-is("Search")');
       await page.waitForSelector("td >> text=visitor1@example.com");
@@ -344,7 +310,7 @@ for (const dialect of DIALECTS) {
       await page.click("tbody tr >> nth=0 >> a");
       await page.waitForSelector('h2:text-is("Login history")');
       assert.deepEqual(await axeProblems(page), []);
-      await open(page, "Guests");
+      await openPage(page, "Guests");
       const href = await page.getAttribute("a:text-is('Download CSV')", "href");
       const csv = await page.evaluate(async (u) => (await fetch(u!)).text(), href);
       assert.match(csv.split("\n")[0], /e-?mail/i);
@@ -352,7 +318,7 @@ for (const dialect of DIALECTS) {
       assert.ok(!csv.includes("Other Secret Venue"));
 
       // Vouchers: a batch created for the location, its codes listed, one revoked, the sheet printable.
-      await open(page, "Vouchers");
+      await openPage(page, "Vouchers");
       await page.check(`#f-loc_${locationId}`);
       await page.fill("#f-count", "12");
       await page.fill("#f-duration", "90");
@@ -382,7 +348,7 @@ for (const dialect of DIALECTS) {
       assert.ok(!list.some((l) => l.id === locationId));
 
       // API access last: the identifier this test used stops working.
-      await open(page, "API access");
+      await openPage(page, "API access");
       await page.fill("#f-password", PASSWORD);
       await page.click('button:text-is("Issue a new identifier")');
       await page.waitForSelector("code.secret");
