@@ -7,6 +7,7 @@
  * (src/http/api-route.ts resolves the session cookie to the same Caller an identifier gives); the page
  * hiding a button is never what stops a read-only user.
  */
+import { cookieOf } from "../http/cookies.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { AppError } from "../errors.js";
@@ -39,23 +40,6 @@ export const SIGN_IN_PER_MINUTE = 10;
 /** Guests per page of the console's guest list. */
 const GUEST_PAGE = 50;
 const WRONG = "The e-mail address or password is wrong.";
-
-/** The value of one cookie of a request, without a cookie plugin (the API's context has none). */
-export function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (typeof header !== "string") return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
 
 /** The API's hook: the caller of a console session cookie, if any. */
 export function consoleSessionCaller(deps: AppDeps): (request: FastifyRequest) => Promise<SessionCaller | undefined> {

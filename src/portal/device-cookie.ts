@@ -7,6 +7,7 @@
  * guest (guest_macs) and counts the same guest again, not a new one. docs/sessions.md says what
  * works on which system.
  */
+import { clearCookie, cookieOf, setCookie } from "../http/cookies.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { PortalSigner } from "./portal-signer.js";
 
@@ -29,22 +30,20 @@ export function deviceCookieName(locationId: number): string {
 
 export function setDeviceCookie(reply: FastifyReply, signer: PortalSigner, publicUrl: string, locationId: number, guestId: number, now = Date.now()): void {
   const value: DeviceCookie = { v: 1, loc: locationId, g: guestId, exp: Math.floor(now / 1000) + DEVICE_COOKIE_TTL_SECONDS };
-  reply.setCookie(deviceCookieName(locationId), signer.seal("device", value), {
+  setCookie(reply, deviceCookieName(locationId), signer.seal("device", value), {
     path: "/portal/",
-    httpOnly: true,
-    sameSite: "lax",
     secure: publicUrl.startsWith("https://"),
     maxAge: DEVICE_COOKIE_TTL_SECONDS,
   });
 }
 
 export function clearDeviceCookie(reply: FastifyReply, locationId: number): void {
-  reply.clearCookie(deviceCookieName(locationId), { path: "/portal/" });
+  clearCookie(reply, deviceCookieName(locationId), "/portal/");
 }
 
 /** The guest this browser logged in as at the location, or undefined (none, forged, expired, another location's). */
 export function readDeviceCookie(request: FastifyRequest, signer: PortalSigner, locationId: number, now = Date.now()): number | undefined {
-  const c = signer.open<DeviceCookie>("device", request.cookies[deviceCookieName(locationId)]);
+  const c = signer.open<DeviceCookie>("device", cookieOf(request, deviceCookieName(locationId)));
   if (c?.v !== 1 || c.loc !== locationId || typeof c.g !== "number" || !Number.isSafeInteger(c.g) || c.g <= 0) return undefined;
   if (typeof c.exp !== "number" || c.exp < now / 1000) return undefined;
   return c.g;

@@ -1,4 +1,5 @@
 /** What every login POST does first: read the form, check the signed state, count the attempt. */
+import { cookieOf } from "../http/cookies.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { LoginMethod } from "../modules/campaigns/campaign-payload.js";
 import type { PortalDeps } from "./portal-deps.js";
@@ -20,7 +21,7 @@ export function userAgentOf(request: FastifyRequest): string {
 export async function verifiedState(request: FastifyRequest, deps: PortalDeps, token: unknown): Promise<PageState> {
   // Counted before the state is even opened: forged and foreign tokens cost attempts too.
   await deps.limits.loginAttempt(request);
-  const state = openPageState(deps.signer, token, request.cookies[SESSION_COOKIE]);
+  const state = openPageState(deps.signer, token, cookieOf(request, SESSION_COOKIE));
   if (!state) throw portalErrors.sessionExpired();
   return state;
 }

@@ -4,6 +4,7 @@
  * as a hidden field. It carries the guest's session id, which must match the session cookie: a
  * state taken from another browser is refused, so the field doubles as the CSRF token.
  */
+import { clearCookie, cookieOf, setCookie } from "../http/cookies.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { GatewayState } from "./gateways/gateway.js";
 import type { PortalSigner } from "./portal-signer.js";
@@ -51,16 +52,11 @@ function secureCookies(publicUrl: string): boolean {
 
 /** The browser's portal session id, set as a cookie when it has none yet. */
 export function ensureSession(request: FastifyRequest, reply: FastifyReply, publicUrl: string): string {
-  const existing = request.cookies[SESSION_COOKIE];
+  const existing = cookieOf(request, SESSION_COOKIE);
   if (existing && /^[A-Za-z0-9_-]{22}$/.test(existing)) return existing;
   const sid = randomToken(16);
-  reply.setCookie(SESSION_COOKIE, sid, {
-    path: "/portal/",
-    httpOnly: true,
-    // Lax: sent on the top-level GET back from an OAuth provider, never on cross-site POSTs.
-    sameSite: "lax",
-    secure: secureCookies(publicUrl),
-  });
+  // HttpOnly, SameSite=Lax (cookies.ts); a session cookie: gone when the browser closes.
+  setCookie(reply, SESSION_COOKIE, sid, { path: "/portal/", secure: secureCookies(publicUrl) });
   return sid;
 }
 
@@ -83,18 +79,12 @@ export interface OAuthPending {
 
 export function setOAuthCookie(reply: FastifyReply, signer: PortalSigner, publicUrl: string, pending: Omit<OAuthPending, "exp">): void {
   const value = signer.seal("oauth", { ...pending, exp: Math.floor(Date.now() / 1000) + OAUTH_COOKIE_TTL_SECONDS });
-  reply.setCookie(OAUTH_COOKIE, value, {
-    path: "/portal/oauth/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: secureCookies(publicUrl),
-    maxAge: OAUTH_COOKIE_TTL_SECONDS,
-  });
+  setCookie(reply, OAUTH_COOKIE, value, { path: "/portal/oauth/", secure: secureCookies(publicUrl), maxAge: OAUTH_COOKIE_TTL_SECONDS });
 }
 
 export function takeOAuthCookie(request: FastifyRequest, reply: FastifyReply, signer: PortalSigner): OAuthPending | undefined {
-  const raw = request.cookies[OAUTH_COOKIE];
-  reply.clearCookie(OAUTH_COOKIE, { path: "/portal/oauth/" });
+  const raw = cookieOf(request, OAUTH_COOKIE);
+  clearCookie(reply, OAUTH_COOKIE, "/portal/oauth/");
   const p = signer.open<OAuthPending>("oauth", raw);
   return p && p.exp >= Date.now() / 1000 ? p : undefined;
 }

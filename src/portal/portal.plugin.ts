@@ -1,9 +1,8 @@
 /**
  * The captive portal: login pages, login methods and gateway hand-offs. Registered by app.ts in
- * its own encapsulated context (cookies are a portal matter, not the API's); its errors go
+ * its own encapsulated context (cookies are read and set with src/http/cookies.ts); its errors go
  * through the app's one error handler, which renders them as HTML pages for browsers.
  */
-import cookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
 import type { Metrics } from "../metrics.js";
 import { captiveApiRoutes } from "./portal-captive-api.routes.js";
@@ -19,7 +18,6 @@ import { smsRoutes } from "./portal-sms.routes.js";
 import { voucherRoutes } from "./portal-voucher.routes.js";
 
 export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx; metrics: Metrics }): Promise<void> {
-  await app.register(cookie);
   const deps = await createPortalDeps(app, opts.ctx, opts.metrics);
   pageRoutes(app, deps);
   logoRoutes(app, deps);
