@@ -7,14 +7,14 @@ import type { Socket } from "node:net";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, LogController } from "fastify";
 import { type AppDeps, createAppDeps } from "./app-deps.js";
 import type { Config } from "./config.js";
 import type { DB } from "./db/database.js";
 import { isDatabaseUnavailable } from "./db/database-errors.js";
 import { AppError, httpErrors } from "./errors.js";
 import { consolePlugin, consoleSessionCaller } from "./console/console.plugin.js";
-import { createLogger } from "./logger.js";
+import { REDACTED, createLogger } from "./logger.js";
 import { ErrorResponse, createApiRouter } from "./http/api-route.js";
 import { registerMetricsRoute } from "./http/metrics-route.js";
 import { registerRateLimits } from "./http/rate-limit.js";
@@ -107,6 +107,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...(logger === false ? { logger: false } : { loggerInstance: logger }),
     bodyLimit: config.bodyLimit,
     clientErrorHandler,
+    // Fastify's own pair of lines per request ("incoming request", "request completed") is one line
+    // here (below), or none with LOG_REQUESTS=false: the pair cost a login page view nearly as much as the page.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     // Parameters with the same name twice are arrays; the validators report them as wrong types.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -117,10 +120,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate("deps", deps);
 
   // Every answer counted by its route's pattern (never the raw URL: ids and query strings would
-  // make a series per guest); a sync hook, a child bound per label set: cheap per request.
+  // make a series per guest); a sync hook, a child bound per label set: cheap per request. And,
+  // unless LOG_REQUESTS=false, logged in one line: the request (URL redacted, src/logger.ts), the
+  // status and the time taken, in ms.
   const { metrics } = deps;
+  // The line holds only what the serializers make of the request and reply (method, URL with its
+  // values redacted, addresses; the status), none of the paths the logger's redaction looks for:
+  // that redaction, run on every line, cost more than the rest of the line.
+  const accessLog = config.logRequests ? app.log.child({}, { redact: { paths: [], censor: REDACTED } }) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
-    metrics.http(request.method, request.routeOptions.url ?? "(unmatched)", reply.statusCode, reply.elapsedTime / 1000);
+    const ms = reply.elapsedTime;
+    metrics.http(request.method, request.routeOptions.url ?? "(unmatched)", reply.statusCode, ms / 1000);
+    accessLog?.info({ reqId: request.id, req: request, res: reply, responseTime: ms }, "request completed");
     done();
   });
 

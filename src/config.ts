@@ -108,6 +108,8 @@ export interface Config {
   /** Bounds on every wait for the database (a stopped or silent database gives 503s, not hung requests). */
   databaseTimeouts: DatabaseTimeouts;
   logLevel: string;
+  /** LOG_REQUESTS: one info line per answered HTTP request (the access log). */
+  logRequests: boolean;
   bodyLimit: number;
   apiRateLimitPerMinute: number;
   /** Fastify's trustProxy: false, a list of proxy addresses/CIDRs, or true (every peer). */
@@ -291,6 +293,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       statementMs: int(env, "DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs, 100, 3_600_000),
     },
     logLevel,
+    logRequests: bool(env, "LOG_REQUESTS", true),
     bodyLimit: int(env, "BODY_LIMIT", 65536, 1024, 10 * 1024 * 1024),
     apiRateLimitPerMinute: int(env, "API_RATE_LIMIT_PER_MINUTE", 0, 0, 10_000_000),
     trustProxy: trustProxy(env),

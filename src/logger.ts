@@ -33,10 +33,13 @@ export function redactUrl(url: string): string {
       const eq = pair.indexOf("=");
       if (eq === -1) return pair;
       let name = pair.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replaceAll("+", " "));
-      } catch {
-        return `${pair.slice(0, eq)}=${REDACTED}`;
+      // Decoded only when it is encoded: most names are plain, and this runs on every logged request.
+      if (name.includes("%") || name.includes("+")) {
+        try {
+          name = decodeURIComponent(name.replaceAll("+", " "));
+        } catch {
+          return `${pair.slice(0, eq)}=${REDACTED}`;
+        }
       }
       return LOGGED_PARAMETER.test(name) ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
     });

@@ -13,3 +13,12 @@ describe("TRUST_PROXY", () => {
     }
   });
 });
+
+describe("LOG_REQUESTS", () => {
+  it("is on unless set to false, and refuses anything else by name", () => {
+    assert.equal(loadConfig({}).logRequests, true);
+    assert.equal(loadConfig({ LOG_REQUESTS: "false" }).logRequests, false);
+    assert.equal(loadConfig({ LOG_REQUESTS: "on" }).logRequests, true);
+    assert.throws(() => loadConfig({ LOG_REQUESTS: "sometimes" }), (e: unknown) => e instanceof ConfigError && /^LOG_REQUESTS must be true or false/.test(e.message));
+  });
+});
