@@ -5,7 +5,8 @@
  * URL with the PAP-encoded password. Every login is a new guest (a fresh e-mail) from one of 64
  * client MACs. Baselines in the same run: a bare Fastify route serving the login page's HTML from
  * memory, the same route sending the page's own headers too (CSP, session cookie, cache and
- * security headers: the same response bytes, already made), and the real login page (GET as a gateway links to it: md check, AP lookup, markHeard).
+ * security headers: the same response bytes, already made), and the real login page (GET as a gateway links to it: md check, AP lookup, markHeard),
+ * also as a deployment serves it, with LOG_LEVEL=info's access line.
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -57,6 +58,7 @@ async function logins(label: string, info: PortalTargetInfo): Promise<LoadResult
 
 export default async function run(): Promise<void> {
   const file = join(tmpdir(), `guestwifi-portal-bench-${randomBytes(4).toString("hex")}.db`);
+  const loggedFile = `${file.slice(0, -3)}-logged.db`;
   const sqlite = await startTarget<PortalTargetInfo>(TARGET, ["app", `sqlite:${file}`]);
   const pg = await startTarget<PortalTargetInfo>(TARGET, ["app", PG_URL, `bench_portal_${randomBytes(4).toString("hex")}`]).catch(
     async (err) => {
@@ -79,9 +81,11 @@ export default async function run(): Promise<void> {
     // The page views, in ROUNDS interleaved rounds (bare, same bytes, SQLite, PostgreSQL): on a shared
     // two-core machine one run's throughput swings by half, so each ratio is of medians over rounds
     // taken side by side, not of two runs minutes apart.
+    // The same page as a deployment serves it: LOG_LEVEL=info writes one access line per request.
+    const logged = await startTarget<PortalTargetInfo>(TARGET, ["app-logged", `sqlite:${loggedFile}`]);
     const bare = await startTarget<{ port: number }>(TARGET, ["bare", html]);
     const bareResponse = await startTarget<{ port: number }>(TARGET, ["bare-response", JSON.stringify({ body: html, headers })]);
-    const rounds: Record<"bare" | "same" | "sqlite" | "pg", LoadResult[]> = { bare: [], same: [], sqlite: [], pg: [] };
+    const rounds: Record<"bare" | "same" | "sqlite" | "pg" | "logged", LoadResult[]> = { bare: [], same: [], sqlite: [], pg: [], logged: [] };
     try {
       for (let i = 0; i < ROUNDS; i++) {
         const at = (port: number, path: string, label: string) => load(label, { url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: DURATION });
@@ -89,10 +93,12 @@ export default async function run(): Promise<void> {
         rounds.same.push(await at(bareResponse.info.port, "/portal/l/bare", "bare route, same page and headers"));
         rounds.sqlite.push(await at(sqlite.info.port, sqlite.info.pagePath, "login page GET on SQLite"));
         rounds.pg.push(await at(pg.info.port, pg.info.pagePath, "login page GET on PostgreSQL"));
+        rounds.logged.push(await at(logged.info.port, logged.info.pagePath, "login page GET on SQLite, logged"));
       }
     } finally {
       await bare.stop();
       await bareResponse.stop();
+      await logged.stop();
     }
     const median = (rs: LoadResult[]): LoadResult => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)];
     const baseline = median(rounds.bare);
@@ -104,12 +110,13 @@ export default async function run(): Promise<void> {
     printRow(sameBytes, baseline);
     console.log(`${"".padEnd(44)} [${each(rounds.same)}] (the page's headers: ${Object.keys(headers).join(", ")})`);
     const pages: Record<string, LoadResult> = {};
-    for (const [name, key] of [["SQLite", "sqlite"], ["PostgreSQL", "pg"]] as const) {
+    for (const [name, key] of [["SQLite", "sqlite"], ["PostgreSQL", "pg"], ["SQLite, logged", "logged"]] as const) {
       const page = median(rounds[key]);
       pages[name] = page;
       printRow(page, baseline);
       console.log(`${"".padEnd(44)} [${each(rounds[key])}] ratio to the same page and headers ${(page.rps / sameBytes.rps).toFixed(2)}`);
     }
+    console.log(`${"".padEnd(44)} (logged: LOG_LEVEL=info, one access line per request, as deployed; the others run without a logger)`);
     for (const [name, t] of [
       ["SQLite", sqlite],
       ["PostgreSQL", pg],
@@ -121,6 +128,6 @@ export default async function run(): Promise<void> {
   } finally {
     await sqlite.stop();
     await pg.stop();
-    for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+    for (const s of ["", "-wal", "-shm"]) for (const f of [file, loggedFile]) rmSync(f + s, { force: true });
   }
 }

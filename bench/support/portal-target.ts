@@ -3,14 +3,18 @@
  * loop): `tsx bench/support/portal-target.ts app <databaseUrl> [pgSchema]` seeds an account, a
  * location with a custom-form campaign and a registered CoovaChilli AP, opens the login page as
  * CLIENTS guests (distinct client MACs, each with its session cookie and signed page state) and
- * serves the real app; `... bare <html>` serves that page's HTML from memory on a bare Fastify
- * route. Prints one line of JSON when ready; stops on SIGTERM.
+ * serves the real app; `... app-logged <databaseUrl>` does the same with the logger a deployment
+ * has (LOG_LEVEL=info, one access line per request) writing to /dev/null; `... bare <html>` serves
+ * that page's HTML from memory on a bare Fastify route. Prints one line of JSON when ready; stops
+ * on SIGTERM.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { type AddressInfo, createServer } from "node:net";
+import pino from "pino";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
+import { createLogger } from "../../src/logger.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
 import { openTargetDatabase, ready, serveBare, stopOnSigterm } from "./target-process.js";
 
@@ -48,7 +52,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function serveApp(databaseUrl: string) {
+/** `logged`: the logger a deployment has (LOG_LEVEL=info, one access line per request), writing to /dev/null. */
+async function serveApp(databaseUrl: string, logged = false) {
   const db = await openTargetDatabase(databaseUrl, schema);
   await migrateToLatest(db);
   // The address guests reach is PUBLIC_URL, as in a deployment: gateways build their redirect (and
@@ -64,7 +69,8 @@ async function serveApp(databaseUrl: string) {
     // Each client logs in far more often than a guest would; the limiter must not be what is measured.
     PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000000",
   });
-  const app = await buildApp({ config, db, logger: false });
+  const logger = logged ? createLogger({ level: "info", stream: pino.destination({ dest: "/dev/null", sync: false }) }) : false;
+  const app = await buildApp({ config, db, logger });
   await app.ready();
   const { identifier } = await createAccount(app.deps, `bench-portal-${Date.now()}@example.com`);
   const api = async (url: string, payload: Record<string, unknown>) => {
@@ -108,3 +114,4 @@ else if (mode === "bare-response") {
   await serveBare({ "/portal/l/bare": { body, type: "text/html; charset=utf-8", headers } });
 }
 else if (mode === "app") await serveApp(arg);
+else if (mode === "app-logged") await serveApp(arg, true);
