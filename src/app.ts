@@ -121,12 +121,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // Every answer counted by its route's pattern (never the raw URL: ids and query strings would
   // make a series per guest); a sync hook, a child bound per label set: cheap per request. And,
-  // unless LOG_REQUESTS=false, logged in one line: the request (URL redacted, src/logger.ts), the
-  // status and the time taken, in ms.
+  // unless LOG_REQUESTS=false, logged in one line holding only what the serializers make of the
+  // request and reply (method, URL with its values redacted, addresses; the status) and the time
+  // in ms: none of the paths the logger's redaction looks for, so the line skips that pass, which
+  // cost more than the rest of the line.
   const { metrics } = deps;
-  // The line holds only what the serializers make of the request and reply (method, URL with its
-  // values redacted, addresses; the status), none of the paths the logger's redaction looks for:
-  // that redaction, run on every line, cost more than the rest of the line.
   const accessLog = config.logRequests ? app.log.child({}, { redact: { paths: [], censor: REDACTED } }) : undefined;
   app.addHook("onResponse", (request, reply, done) => {
     const ms = reply.elapsedTime;

@@ -20,7 +20,7 @@ import { type WebhookWorker, startWebhookWorker } from "../../src/modules/webhoo
 import { verifySignature } from "../../src/modules/webhooks/webhook-signature.js";
 import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { launchChromium } from "../helpers/browser.js";
-import { DESKTOP, PHONE, axeProblems, enabledWrites, openPage, overflowX, settled, signedIn, submitTo } from "../helpers/console-browser.js";
+import { DESKTOP, PHONE, VIEWPORTS, axeProblems, enabledWrites, openPage, overflowX, settled, signedIn, submitTo } from "../helpers/console-browser.js";
 import { DIALECTS } from "../helpers/db.js";
 import { freeTcpPort } from "../helpers/ports.js";
 import { subUserParams } from "../helpers/sub-users.js";
@@ -331,10 +331,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("shows a read-only sub-user the controllers and webhooks and no enabled control that writes", async () => {
-      for (const [viewport, size] of [
-        [PHONE, "390"],
-        [DESKTOP, "1280"],
-      ] as const) {
+      for (const [viewport, size] of VIEWPORTS) {
         const page = await signedIn(browser, base, reader.email, reader.password, viewport);
         for (const title of ["Controllers", "Webhooks", "Guests"]) {
           await openPage(page, title);

@@ -12,6 +12,7 @@ import { recordLogin } from "../../src/modules/guests/guest-activity.service.js"
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { launchChromium } from "../helpers/browser.js";
+import { signedIn } from "../helpers/console-browser.js";
 import { DIALECTS } from "../helpers/db.js";
 import { subUserParams } from "../helpers/sub-users.js";
 import { radclient } from "../radius/radclient.js";
@@ -99,14 +100,9 @@ for (const dialect of DIALECTS) {
       await nas?.close();
     });
 
-    async function signedIn(email: string, password: string): Promise<Page> {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      page.on("dialog", (d) => d.accept());
-      await page.goto(`${base}/console`);
-      await page.fill('input[type="email"]', email);
-      await page.fill('input[type="password"]', password);
-      await page.click('button[type="submit"]');
-      await page.waitForSelector('h1:text-is("Overview")');
+    /** Signed in (test/helpers/console-browser.ts), on the live sessions with the guest's. */
+    async function onLiveSessions(email: string, password: string): Promise<Page> {
+      const page = await signedIn(browser, base, email, password);
       await page.click('nav a:text-is("Live sessions")');
       await page.waitForSelector('h1:text-is("Live sessions")');
       await page.waitForSelector(`td:text-is("${clientMac}")`);
@@ -114,14 +110,14 @@ for (const dialect of DIALECTS) {
     }
 
     it("hides Disconnect from a read-only sub-user", async () => {
-      const page = await signedIn(reader.email, reader.password);
+      const page = await onLiveSessions(reader.email, reader.password);
       assert.equal(await page.locator("button", { hasText: "Disconnect" }).count(), 0);
       assert.match((await page.textContent("main")) ?? "", /read-only access/);
       await page.close();
     });
 
     it("lets the owner end a session: the gateway gets a Disconnect-Request and the guest leaves the list", async () => {
-      const page = await signedIn(owner.email, PASSWORD);
+      const page = await onLiveSessions(owner.email, PASSWORD);
       await page.getByRole("button", { name: `Disconnect ${clientMac}` }).click();
       await page.waitForSelector('.notice:text("The gateway ended the session.")');
       await page.waitForSelector("text=Nobody is online.");

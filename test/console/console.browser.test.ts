@@ -18,7 +18,7 @@ import { launchChromium } from "../helpers/browser.js";
 import { DIALECTS } from "../helpers/db.js";
 import { freeTcpPort } from "../helpers/ports.js";
 import { subUserParams } from "../helpers/sub-users.js";
-import { DESKTOP, PHONE, axeProblems, openPage, submitTo } from "../helpers/console-browser.js";
+import { DESKTOP, PHONE, VIEWPORTS, axeProblems, openPage, submitTo } from "../helpers/console-browser.js";
 
 const ARTIFACTS = "test-artifacts/console";
 const PASSWORD = "owner password 123";
@@ -360,10 +360,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("shows a read-only sub-user everything and no enabled control that writes", async () => {
-      for (const [viewport, size] of [
-        [PHONE, "390"],
-        [DESKTOP, "1280"],
-      ] as const) {
+      for (const [viewport, size] of VIEWPORTS) {
         const page = await signedIn(reader.email, reader.password, viewport);
         await page.waitForSelector("option:text-is('Seed Cafe')", { state: "attached" });
         await walk(page, "reader", size, async (title) => {

@@ -6,6 +6,11 @@ import type { Browser, Page } from "playwright-core";
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
+/** The widths the console is checked at, with the name its screenshots carry. */
+export const VIEWPORTS = [
+  [PHONE, "390"],
+  [DESKTOP, "1280"],
+] as const;
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** axe-core's serious and critical violations on the page as it is now. */

@@ -1,5 +1,6 @@
 /** Portal fixtures for controller families: a location with a UniFi or Omada AP and its controller (made through the API). */
 import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
 import type { TestApp } from "../helpers/app.js";
 import { type World, makeWorld, randomMac } from "./portal-world.js";
 
@@ -73,4 +74,18 @@ export function omadaUrl(
   q.set("t", String(Math.floor(Date.now() / 1000) * 1_000_000));
   q.set("redirectUrl", p.redirect ?? "http://example.org/");
   return `${pageUrl}?${q.toString()}`;
+}
+
+/**
+ * On a click-through page: accepts the terms and taps Connect, when the location's controller will
+ * refuse the guest; the login answers 502 with the retry page.
+ */
+export async function connectRefusedByController(page: Page): Promise<void> {
+  await page.getByLabel("I accept the terms of use").check();
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/portal/login/clickthrough")),
+    page.getByRole("button", { name: "Connect", exact: true }).last().click(),
+  ]);
+  assert.equal(answer.status(), 502);
+  await page.getByText("Please try again in a moment.").waitFor();
 }
