@@ -49,7 +49,7 @@ export default async function run(): Promise<void> {
         url: `http://127.0.0.1:${t.info.port}${path(t.info)}`,
         headers: { identifier: t.info.identifier },
         duration: DURATION,
-      });
+      }, t.pid);
       printRow(r, baseline);
     }
     console.log(`\ncreate-or-update-location (writes), 50 connections, ${DURATION} s each`);
@@ -63,7 +63,7 @@ export default async function run(): Promise<void> {
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: locationBody(t.info.identifier),
         duration: DURATION,
-      });
+      }, t.pid);
       printRow(r);
     }
   } finally {

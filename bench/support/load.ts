@@ -1,4 +1,6 @@
 /** autocannon with the figures every benchmark prints. */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import type { Target } from "./target.js";
 
@@ -9,10 +11,35 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The target's CPU time (user + system) per answered request, in µs, when its process was given (Linux). */
+  cpuUs?: number;
 }
 
-export async function load(label: string, opts: autocannon.Options): Promise<LoadResult> {
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux unless getconf says otherwise). */
+let ticksPerSecond: number | undefined;
+
+/** CPU time a process has used so far (user + system), in µs; undefined where /proc does not tell. */
+export function cpuMicros(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One load of `opts.url`. With `pid` (the target's process), also what each answered request cost
+ * the target in CPU: a figure that, unlike req/s, does not depend on how much of the two cores the
+ * load generator left it.
+ */
+export async function load(label: string, opts: autocannon.Options, pid?: number): Promise<LoadResult> {
+  const before = pid === undefined ? undefined : cpuMicros(pid);
   const r = await autocannon({ connections: 50, duration: 10, ...opts });
+  const after = pid === undefined ? undefined : cpuMicros(pid);
   const res: LoadResult = {
     label,
     rps: Math.round(r.requests.average),
@@ -21,19 +48,21 @@ export async function load(label: string, opts: autocannon.Options): Promise<Loa
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
   };
+  if (before !== undefined && after !== undefined && r.requests.total > 0) res.cpuUs = (after - before) / r.requests.total;
   return res;
 }
 
 export function printRow(r: LoadResult, baseline?: LoadResult): void {
   const ratio = baseline ? `  ratio ${(r.rps / baseline.rps).toFixed(2)}` : "";
+  const cpu = r.cpuUs === undefined ? "" : `  cpu ${r.cpuUs.toFixed(1)} us/req`;
   const bad = r.errors || r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : "";
-  console.log(`${r.label.padEnd(44)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${ratio}${bad}`);
+  console.log(`${r.label.padEnd(44)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${ratio}${cpu}${bad}`);
 }
 
 /** Loads a bare baseline target on `path`, stops it (so it takes no CPU from what follows), prints the row. */
 export async function loadBaseline(label: string, bare: Target<{ port: number }>, path: string, opts: Omit<autocannon.Options, "url"> = {}): Promise<LoadResult> {
   try {
-    const r = await load(label, { ...opts, url: `http://127.0.0.1:${bare.info.port}${path}` });
+    const r = await load(label, { ...opts, url: `http://127.0.0.1:${bare.info.port}${path}` }, bare.pid);
     printRow(r);
     return r;
   } finally {

@@ -5,7 +5,8 @@
  * CLIENTS guests (distinct client MACs, each with its session cookie and signed page state) and
  * serves the real app; `... app-logged <databaseUrl>` does the same with the logger a deployment
  * has (LOG_LEVEL=info, one access line per request) writing to /dev/null; `... bare <html>` serves
- * that page's HTML from memory on a bare Fastify route. Prints one line of JSON when ready; stops
+ * that page's HTML from memory on a bare Fastify route; `... bare-work <html> <us>` does so after that
+ * many microseconds of busy work per request. Prints one line of JSON when ready; stops
  * on SIGTERM.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -108,6 +109,11 @@ async function serveApp(databaseUrl: string, logged = false) {
 }
 
 if (mode === "bare") await serveBare({ "/portal/l/bare": { body: arg, type: "text/html; charset=utf-8" } });
+// The same page after some microseconds of busy work per request (the benchmark's calibration row).
+else if (mode === "bare-work") {
+  const workUs = Number(process.argv[4]);
+  await serveBare({ "/portal/l/bare": { body: arg, type: "text/html; charset=utf-8", workUs } });
+}
 // The same response, headers included (`arg`: JSON of the body and the headers, as one real page answered).
 else if (mode === "bare-response") {
   const { body, headers } = JSON.parse(arg) as { body: string; headers: Record<string, string | string[]> };

@@ -61,14 +61,25 @@ export function stopOnSigterm(app: FastifyInstance, db: DB, schema: string | und
  * Bare Fastify GET routes answering fixed bodies from memory: the baseline of a benchmark. Each body
  * is serialised once, here: the baseline sends the same bytes as the app without doing any work per
  * request, so the ratio to it measures everything the app does (a body serialised per request
- * would halve the baseline and flatter the ratio).
+ * would halve the baseline and flatter the ratio). `workUs`: a calibration route instead, which first
+ * keeps the CPU busy for that many microseconds (a loop on the clock) and then sends the same bytes:
+ * what a route that does that much work per request can reach on the machine at hand.
  */
-export async function serveBare(routes: Record<string, { body: unknown; type?: string; headers?: Record<string, string | string[]> }>): Promise<void> {
+export async function serveBare(
+  routes: Record<string, { body: unknown; type?: string; headers?: Record<string, string | string[]>; workUs?: number }>,
+): Promise<void> {
   const app = Fastify({ logger: false });
-  for (const [path, { body, type, headers }] of Object.entries(routes)) {
+  for (const [path, { body, type, headers, workUs }] of Object.entries(routes)) {
     const bytes = Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
     const contentType = type ?? "application/json; charset=utf-8";
+    const workMs = (workUs ?? 0) / 1000;
     app.get(path, (_req, reply) => {
+      if (workMs > 0) {
+        const until = performance.now() + workMs;
+        while (performance.now() < until) {
+          // busy: the calibration's fixed amount of work
+        }
+      }
       if (headers) reply.headers(headers);
       reply.type(contentType).send(bytes);
     });

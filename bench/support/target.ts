@@ -4,6 +4,8 @@ import { createInterface } from "node:readline";
 
 export interface Target<T> {
   info: T;
+  /** The target's process id (its CPU time is read from /proc by load.ts). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startTarget<T>(script: string, args: string[], readyWithin
   });
   return {
     info,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
