@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PortalTargetInfo } from "./support/portal-target.js";
 import { type LoadResult, load, printRow } from "./support/load.js";
-import { startTarget } from "./support/target.js";
+import { type Target, startTarget } from "./support/target.js";
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const TARGET = "bench/support/portal-target.ts";
@@ -94,7 +94,7 @@ export default async function run(): Promise<void> {
     const rounds: Record<"bare" | "same" | "work" | "sqlite" | "pg" | "logged", LoadResult[]> = { bare: [], same: [], work: [], sqlite: [], pg: [], logged: [] };
     try {
       for (let i = 0; i < ROUNDS; i++) {
-        const at = (t: { info: { port: number }; pid: number }, path: string, label: string) =>
+        const at = (t: Target<{ port: number }>, path: string, label: string) =>
           load(label, { url: `http://127.0.0.1:${t.info.port}${path}`, connections: CONNECTIONS, duration: DURATION }, t.pid);
         rounds.bare.push(await at(bare, "/portal/l/bare", "bare Fastify route, same page from memory"));
         rounds.same.push(await at(bareResponse, "/portal/l/bare", "bare route, same page and headers"));

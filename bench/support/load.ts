@@ -15,8 +15,19 @@ export interface LoadResult {
   cpuUs?: number;
 }
 
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux unless getconf says otherwise). */
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux unless getconf says otherwise). */
 let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
 
 /** CPU time a process has used so far (user + system), in µs; undefined where /proc does not tell. */
 export function cpuMicros(pid: number): number | undefined {
@@ -24,8 +35,7 @@ export function cpuMicros(pid: number): number | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+    return ((Number(fields[11]) + Number(fields[12])) / clockTicks()) * 1e6;
   } catch {
     return undefined;
   }
