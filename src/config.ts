@@ -5,6 +5,8 @@ import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "./database-tim
  * A bad value stops the start with a message naming the variable.
  */
 
+import { createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 
 export class ConfigError extends Error {}
@@ -182,6 +184,106 @@ export interface Config {
   };
   /** How often the retention job looks for guests to erase (RETENTION_INTERVAL_MS; 0: never, in this instance). */
   retentionIntervalMs: number;
+  /** Outgoing e-mail (SMTP_URL with MAIL_FROM); undefined: this service sends no e-mail. */
+  mail: MailConfig | undefined;
+  /** The message outbox: e-mails and texts (docs/messages.md). */
+  messages: {
+    /** MESSAGE_WORKER: this instance sends messages and runs the schedules (every instance fills the outbox). */
+    worker: boolean;
+    /** E-mails sent per minute across every instance (MAIL_RATE_PER_MINUTE). */
+    mailRatePerMinute: number;
+    /** Marketing texts sent per minute across every instance (SMS_RATE_PER_MINUTE). */
+    smsRatePerMinute: number;
+    /** Bound on one attempt (MESSAGE_TIMEOUT_MS). */
+    timeoutMs: number;
+    /** First retry after this long, doubling each time up to an hour (MESSAGE_RETRY_BASE_MS). */
+    retryBaseMs: number;
+    /** A message still failing this long after it was due is marked failed (MESSAGE_RETRY_FOR_MS). */
+    retryForMs: number;
+    /** How often the outbox is read when idle (MESSAGE_POLL_MS). */
+    pollMs: number;
+    /** How often quick reports, absence and birthday messages are looked for (MESSAGE_SCHEDULE_INTERVAL_MS; 0: never, here). */
+    scheduleIntervalMs: number;
+    /** Local hour (0-23) the quick reports of the day before go out (QUICK_REPORT_HOUR). */
+    quickReportHour: number;
+  };
+}
+
+export interface MailConfig {
+  host: string;
+  port: number;
+  /** smtps: TLS from the first byte; smtp: STARTTLS when offered, required when the URL has a user name. */
+  secure: boolean;
+  requireTls: boolean;
+  auth: { user: string; pass: string } | undefined;
+  /** MAIL_FROM as written ("Venue <news@example.com>" or an address). */
+  from: string;
+  /** The address of MAIL_FROM: the envelope sender, and the domain of Message-IDs. */
+  fromAddress: string;
+  /** MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and the PEM of MAIL_DKIM_PRIVATE_KEY_FILE. */
+  dkim: { domainName: string; keySelector: string; privateKey: string } | undefined;
+  /** SMTP_CA_FILE: certificates of a private CA that the server's certificate is checked against. */
+  ca: string | undefined;
+}
+
+const MAIL_ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+function fileText(env: Env, name: string): string | undefined {
+  const path = optional(env, name);
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`${name} names a file that cannot be read (${path}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** SMTP_URL and MAIL_FROM, with DKIM and a private CA when configured. */
+function mailConfig(env: Env): MailConfig | undefined {
+  const raw = optional(env, "SMTP_URL");
+  const from = optional(env, "MAIL_FROM");
+  if (raw === undefined && from === undefined) {
+    if (optional(env, "MAIL_DKIM_PRIVATE_KEY_FILE")) throw new ConfigError("MAIL_DKIM_PRIVATE_KEY_FILE needs SMTP_URL and MAIL_FROM");
+    return undefined;
+  }
+  if (raw === undefined || from === undefined) throw new ConfigError("SMTP_URL and MAIL_FROM must be set together");
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError("SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465");
+  }
+  if ((u.protocol !== "smtp:" && u.protocol !== "smtps:") || u.hostname === "") {
+    throw new ConfigError("SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465");
+  }
+  const secure = u.protocol === "smtps:";
+  const user = decodeURIComponent(u.username);
+  const fromAddress = (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim();
+  if (!MAIL_ADDRESS.test(fromAddress)) throw new ConfigError(`MAIL_FROM must be an e-mail address or "Name <address>", got "${from}"`);
+  const domainName = optional(env, "MAIL_DKIM_DOMAIN");
+  const keySelector = optional(env, "MAIL_DKIM_SELECTOR");
+  const privateKey = fileText(env, "MAIL_DKIM_PRIVATE_KEY_FILE");
+  if ((domainName || keySelector || privateKey) && !(domainName && keySelector && privateKey)) {
+    throw new ConfigError("MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_PRIVATE_KEY_FILE must be set together");
+  }
+  if (privateKey !== undefined) {
+    try {
+      createPrivateKey(privateKey);
+    } catch {
+      throw new ConfigError("MAIL_DKIM_PRIVATE_KEY_FILE must hold a private key in PEM form");
+    }
+  }
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ""),
+    port: u.port === "" ? (secure ? 465 : 587) : Number(u.port),
+    secure,
+    requireTls: !secure && user !== "",
+    auth: user === "" ? undefined : { user, pass: decodeURIComponent(u.password) },
+    from,
+    fromAddress,
+    dkim: privateKey !== undefined ? { domainName: domainName!, keySelector: keySelector!, privateKey } : undefined,
+    ca: fileText(env, "SMTP_CA_FILE"),
+  };
 }
 
 /** A 32-byte key written as 64 hex digits or as base64 (url-safe or not). */
@@ -344,6 +446,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       pollMs: int(env, "WEBHOOK_POLL_MS", 1000, 10, 60_000),
     },
     retentionIntervalMs: int(env, "RETENTION_INTERVAL_MS", 3_600_000, 0, 7 * 24 * 3_600_000),
+    mail: mailConfig(env),
+    messages: {
+      worker: bool(env, "MESSAGE_WORKER", true),
+      mailRatePerMinute: int(env, "MAIL_RATE_PER_MINUTE", 60, 1, 1_000_000),
+      smsRatePerMinute: int(env, "SMS_RATE_PER_MINUTE", 30, 1, 1_000_000),
+      timeoutMs: int(env, "MESSAGE_TIMEOUT_MS", 30_000, 100, 300_000),
+      retryBaseMs: int(env, "MESSAGE_RETRY_BASE_MS", 60_000, 10, 3_600_000),
+      retryForMs: int(env, "MESSAGE_RETRY_FOR_MS", 48 * 3_600_000, 100, 30 * 24 * 3_600_000),
+      pollMs: int(env, "MESSAGE_POLL_MS", 1000, 10, 60_000),
+      scheduleIntervalMs: int(env, "MESSAGE_SCHEDULE_INTERVAL_MS", 60_000, 0, 24 * 3_600_000),
+      quickReportHour: int(env, "QUICK_REPORT_HOUR", 7, 0, 23),
+    },
   };
   return Object.freeze(config);
 }

@@ -4,7 +4,7 @@
  * rarely; logins, visits and accounting never write them. Read caches that hold only their rows
  * are dropped on a write to one of them, not on every write (see changeGeneration).
  */
-export const CATALOGUE_TABLES = ["accounts", "api_identifiers", "sub_users", "locations", "location_options", "devices", "campaigns", "webhooks"] as const;
+export const CATALOGUE_TABLES = ["accounts", "api_identifiers", "sub_users", "locations", "location_options", "devices", "campaigns", "webhooks", "automations"] as const;
 
 /** A statement that writes a catalogue table, as Kysely and our SQL spell it. */
 const CATALOGUE_WRITE = new RegExp(

@@ -1,8 +1,8 @@
 /** Row types of every table, for Kysely. Mirrors migrations/. */
 import type { ColumnType, Generated } from "kysely";
-import type { ControllersTable, LocationControllersTable, PortalGrantsTable, ConsoleSessionsTable, DailyNewGuestsTable, VoucherBatchesTable, VoucherBatchLocationsTable, VouchersTable, VoucherDevicesTable, OpenNdsGrantsTable, WebhooksTable, WebhookDeliveriesTable, WebhookAttemptsTable } from "./schema-features.js";
+import type { ControllersTable, LocationControllersTable, PortalGrantsTable, ConsoleSessionsTable, DailyNewGuestsTable, VoucherBatchesTable, VoucherBatchLocationsTable, VouchersTable, VoucherDevicesTable, OpenNdsGrantsTable, WebhooksTable, WebhookDeliveriesTable, WebhookAttemptsTable, AutomationsTable, MessagesTable, MessageAttemptsTable, AutomationRunsTable, SurveyAnswersTable, ConsentEventsTable, SmsOptOutsTable } from "./schema-features.js";
 
-export type { ControllersTable, LocationControllersTable, PortalGrantsTable, ConsoleSessionsTable, DailyNewGuestsTable, VoucherBatchesTable, VoucherBatchLocationsTable, VouchersTable, VoucherDevicesTable, OpenNdsGrantsTable, WebhooksTable, WebhookDeliveriesTable, WebhookAttemptsTable } from "./schema-features.js";
+export type { ControllersTable, LocationControllersTable, PortalGrantsTable, ConsoleSessionsTable, DailyNewGuestsTable, VoucherBatchesTable, VoucherBatchLocationsTable, VouchersTable, VoucherDevicesTable, OpenNdsGrantsTable, WebhooksTable, WebhookDeliveriesTable, WebhookAttemptsTable, AutomationsTable, MessagesTable, MessageAttemptsTable, AutomationRunsTable, SurveyAnswersTable, ConsentEventsTable, SmsOptOutsTable } from "./schema-features.js";
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -12,6 +12,10 @@ export interface AccountsTable {
   password_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** Guests not seen for this many days are erased by the retention job; 0: never. */
   retention_days: Generated<number>;
+  /** The owner gets the quick report (0/1), daily or weekly, of one location (0: every location). */
+  quickreport: Generated<number>;
+  quickreport_frequency: Generated<string>;
+  quickreport_location_id: Generated<number>;
 }
 
 export interface SubUsersTable {
@@ -25,6 +29,8 @@ export interface SubUsersTable {
   quickreport: number;
   readonly: number;
   quickreport_location_id: number;
+  /** daily or weekly */
+  quickreport_frequency: Generated<string>;
   date_created: string;
   last_modified: string;
 }
@@ -324,4 +330,11 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  automations: AutomationsTable;
+  messages: MessagesTable;
+  message_attempts: MessageAttemptsTable;
+  automation_runs: AutomationRunsTable;
+  survey_answers: SurveyAnswersTable;
+  consent_events: ConsentEventsTable;
+  sms_opt_outs: SmsOptOutsTable;
 }

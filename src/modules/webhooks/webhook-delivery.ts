@@ -15,6 +15,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import type { Config } from "../../config.js";
 import type { DB } from "../../db/database.js";
+import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
 import { addressRefusal, guardedLookup } from "./webhook-target.js";
 import { signedHeaders } from "./webhook-signature.js";
 import { type DueDelivery, type WebhookRepository, createWebhookRepository } from "./webhooks.repository.js";
@@ -24,12 +25,6 @@ type WebhookConfig = Config["webhooks"];
 
 interface Log {
   warn(obj: object, msg?: string): void;
-}
-
-/** Backoff before attempt n+1 after n failed attempts: base * 2^(n-1), at most an hour, plus up to 10% jitter. */
-export function backoffMs(cfg: WebhookConfig, failedAttempts: number): number {
-  const d = Math.min(cfg.retryBaseMs * 2 ** Math.max(0, failedAttempts - 1), 3_600_000);
-  return Math.round(d * (1 + Math.random() * 0.1));
 }
 
 interface Outcome {
@@ -82,19 +77,11 @@ export function postWebhook(cfg: WebhookConfig, url: string, headers: Record<str
   });
 }
 
-export interface WebhookWorker {
-  /** Look at the outbox now (after a write that queued something, or in tests). */
-  kick(): void;
-  /** Stops taking deliveries and waits for the attempts under way. */
-  stop(): Promise<void>;
-}
+export type WebhookWorker = OutboxLoop;
 
 const BATCH = 32;
 
 export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: Log, repo: WebhookRepository = createWebhookRepository()): WebhookWorker {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   const inFlight = new Set<number>();
 
   async function attempt(d: DueDelivery): Promise<void> {
@@ -106,13 +93,7 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: Log, repo: W
     const end = Date.now();
     const ok = out.statusCode !== null && out.statusCode >= 200 && out.statusCode < 300;
     const error = ok ? null : (out.error ?? `HTTP ${out.statusCode}`);
-    const failedAttempts = d.attempts + 1;
-    const giveUpAt = Number(d.created_ms) + cfg.retryForMs;
-    const next = ok
-      ? { status: "delivered" as const }
-      : end >= giveUpAt
-        ? { status: "failed" as const }
-        : { status: "pending" as const, nextAttemptMs: Math.min(end + backoffMs(cfg, failedAttempts), giveUpAt) };
+    const next = ok ? { status: "delivered" as const } : afterFailure(end, Number(d.created_ms) + cfg.retryForMs, cfg.retryBaseMs, d.attempts + 1);
     await repo.finishAttempt(db, d.id, leaseUntil, { attempted_ms: start, duration_ms: end - start, status_code: out.statusCode, error }, next);
   }
 
@@ -133,35 +114,5 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: Log, repo: W
     return due.length;
   }
 
-  function schedule(ms: number): void {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-    timer.unref?.();
-  }
-
-  function tick(): void {
-    if (running || stopped) return;
-    running = pass()
-      .then((n) => schedule(n > 0 ? 0 : cfg.pollMs))
-      .catch((err) => {
-        log.warn({ err }, "webhook outbox unavailable");
-        schedule(cfg.pollMs);
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  }
-
-  schedule(0);
-  return {
-    kick() {
-      if (!running) schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return startOutboxLoop(cfg.pollMs, pass, (err) => log.warn({ err }, "webhook outbox unavailable"));
 }

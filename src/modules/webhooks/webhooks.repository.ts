@@ -1,6 +1,7 @@
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { DB } from "../../db/database.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
+import { claimLease, finishLease } from "../../db/outbox.js";
 import { type RowLock, withRowLock } from "../../db/transaction.js";
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -85,49 +86,20 @@ export function createWebhookRepository() {
       return rows.map((r) => ({ ...r, attempts: Number(r.attempts), created_ms: Number(r.created_ms) }));
     },
 
-    /**
-     * Takes the delivery for this instance until `leaseUntil`: true for exactly one of several
-     * instances asking at once (the update re-checks the row it waited for).
-     */
-    async claim(db: DB, id: number, nowMs: number, leaseUntil: number): Promise<boolean> {
-      const r = await db
-        .updateTable("webhook_deliveries")
-        .set({ lease_until_ms: leaseUntil, attempts: sql`attempts + 1` })
-        .where("id", "=", id)
-        .where("status", "=", "pending")
-        .where("lease_until_ms", "<", nowMs)
-        .where("next_attempt_ms", "<=", nowMs)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+    /** Takes the delivery for this instance until `leaseUntil` (see claimLease). */
+    claim(db: DB, id: number, nowMs: number, leaseUntil: number): Promise<boolean> {
+      return claimLease(db, "webhook_deliveries", id, nowMs, leaseUntil);
     },
 
     /** Records an attempt's outcome, if this instance still holds the delivery. */
-    async finishAttempt(
+    finishAttempt(
       db: DB,
       id: number,
       leaseUntil: number,
       attempt: Omit<AttemptRow, "id" | "delivery_id">,
       next: { status: "delivered" | "failed" | "pending"; nextAttemptMs?: number },
     ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const r = await trx
-          .updateTable("webhook_deliveries")
-          .set({
-            status: next.status,
-            lease_until_ms: 0,
-            last_status: attempt.status_code,
-            last_error: attempt.error,
-            ...(next.nextAttemptMs !== undefined ? { next_attempt_ms: next.nextAttemptMs } : {}),
-            ...(next.status !== "pending" ? { finished_ms: attempt.attempted_ms + attempt.duration_ms } : {}),
-          })
-          .where("id", "=", id)
-          .where("status", "=", "pending")
-          .where("lease_until_ms", "=", leaseUntil)
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) !== 1) return false;
-        await trx.insertInto("webhook_attempts").values({ delivery_id: id, ...attempt }).execute();
-        return true;
-      });
+      return finishLease(db, "webhook_deliveries", id, leaseUntil, attempt, next);
     },
   };
 }

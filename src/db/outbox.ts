@@ -1,0 +1,156 @@
+/**
+ * What the outboxes share (webhook_deliveries, messages): rows written in the transaction of the
+ * change that caused them, sent by a worker that takes each row with a lease.
+ *
+ * - A row is taken with a conditional UPDATE that only one instance wins (`claimLease`), for the
+ *   attempt's bound plus a margin; its outcome is recorded only while the lease is still held
+ *   (`finishLease`), together with a line of its delivery log. An instance killed mid-attempt
+ *   leaves a lease that runs out: the row is taken again (at least once, never lost).
+ * - A failed attempt is tried again after a backoff that doubles up to an hour, until a time after
+ *   which the row is failed (`afterFailure`).
+ * - The worker's loop (`startOutboxLoop`) reads again at once while it finds work, else after its
+ *   poll interval, and is stopped by waiting for the pass under way.
+ */
+import type { Kysely } from "kysely";
+import type { DB } from "./database.js";
+
+/** The outbox tables and their delivery logs (the log's column naming the row). */
+const LOGS = {
+  webhook_deliveries: { table: "webhook_attempts", key: "delivery_id" },
+  messages: { table: "message_attempts", key: "message_id" },
+} as const;
+
+export type OutboxTable = keyof typeof LOGS;
+
+const MAX_BACKOFF_MS = 3_600_000;
+
+/** Backoff before attempt n+1 after n failed attempts: base * 2^(n-1), at most an hour, plus up to 10% jitter. */
+export function backoffMs(baseMs: number, failedAttempts: number): number {
+  const d = Math.min(baseMs * 2 ** Math.max(0, failedAttempts - 1), MAX_BACKOFF_MS);
+  return Math.round(d * (1 + Math.random() * 0.1));
+}
+
+export type NextState = { status: "failed" } | { status: "pending"; nextAttemptMs: number };
+
+/** After a failed attempt that ended at `endMs`: another try after the backoff, or failed once `giveUpAtMs` has come. */
+export function afterFailure(endMs: number, giveUpAtMs: number, baseMs: number, failedAttempts: number): NextState {
+  if (endMs >= giveUpAtMs) return { status: "failed" };
+  return { status: "pending", nextAttemptMs: Math.min(endMs + backoffMs(baseMs, failedAttempts), giveUpAtMs) };
+}
+
+/** The generic helpers name their table at run time; the columns they touch exist in every outbox table. */
+const loose = (db: DB) => db as unknown as Kysely<any>;
+
+/**
+ * Takes the row for this instance until `leaseUntil`: true for exactly one of several instances
+ * asking at once (the update re-checks the row it waited for). Counts the attempt.
+ */
+export async function claimLease(db: DB, table: OutboxTable, id: number, nowMs: number, leaseUntil: number): Promise<boolean> {
+  const r = await loose(db)
+    .updateTable(table)
+    .set((eb) => ({ lease_until_ms: leaseUntil, attempts: eb("attempts", "+", 1) }))
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .where("lease_until_ms", "<", nowMs)
+    .where("next_attempt_ms", "<=", nowMs)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** One line of a delivery log. */
+export interface AttemptLine {
+  attempted_ms: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** Where a row goes after an attempt: delivered/sent, failed, or pending again (at `nextAttemptMs`). */
+export interface LeaseOutcome {
+  status: string;
+  nextAttemptMs?: number;
+  /** Other columns of the row to set with the outcome. */
+  set?: Record<string, unknown>;
+  /** Extra columns of the log line (messages: the channel). */
+  log?: Record<string, unknown>;
+}
+
+/**
+ * Records an attempt's outcome and its log line, if this instance still holds the row (its lease is
+ * `leaseUntil` and it is still pending). False when it does not: another instance took it over, or
+ * it was cancelled meanwhile.
+ */
+export async function finishLease(db: DB, table: OutboxTable, id: number, leaseUntil: number, attempt: AttemptLine | undefined, next: LeaseOutcome): Promise<boolean> {
+  const log = LOGS[table];
+  const run = async (trx: Kysely<any>) => {
+    const end = attempt ? attempt.attempted_ms + attempt.duration_ms : Date.now();
+    const r = await trx
+      .updateTable(table)
+      .set({
+        status: next.status,
+        lease_until_ms: 0,
+        ...(attempt ? { last_status: attempt.status_code, last_error: attempt.error } : {}),
+        ...(next.nextAttemptMs !== undefined ? { next_attempt_ms: next.nextAttemptMs } : {}),
+        ...(next.status !== "pending" ? { finished_ms: end } : {}),
+        ...next.set,
+      })
+      .where("id", "=", id)
+      .where("status", "=", "pending")
+      .where("lease_until_ms", "=", leaseUntil)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    if (attempt) await trx.insertInto(log.table).values({ [log.key]: id, ...attempt, ...next.log }).execute();
+    return true;
+  };
+  return db.isTransaction ? run(loose(db)) : loose(db).transaction().execute(run);
+}
+
+export interface OutboxLoop {
+  /** Look at the outbox now (after a write that queued something, or in tests). */
+  kick(): void;
+  /** Stops reading and waits for the pass under way (its attempts included). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `pass` (one read of the outbox and its attempts; it answers how many rows it found) at
+ * once, again at once while it finds rows, else every `pollMs`. A pass that throws (the database
+ * away) is reported to `onError` and tried again after `pollMs`.
+ */
+export function startOutboxLoop(pollMs: number, pass: () => Promise<number>, onError: (err: unknown) => void): OutboxLoop {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  function schedule(ms: number): void {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref?.();
+  }
+
+  function tick(): void {
+    if (running || stopped) return;
+    running = pass()
+      .then((n) => schedule(n > 0 ? 0 : pollMs))
+      .catch((err) => {
+        onError(err);
+        schedule(pollMs);
+      })
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  schedule(0);
+  return {
+    kick() {
+      if (!running) schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
