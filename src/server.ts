@@ -10,7 +10,10 @@ import { type DB, createDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrator.js";
 import { type LoggerOptions, createLogger } from "./logger.js";
 import { type RetentionJob, startRetentionJob } from "./modules/guests/retention-job.js";
+import { type MessageSchedule, startMessageSchedule } from "./modules/messages/message-schedule.js";
+import { startMessageWorker } from "./modules/messages/message-worker.js";
 import { type WebhookWorker, startWebhookWorker } from "./modules/webhooks/webhook-delivery.js";
+import type { OutboxLoop } from "./db/outbox.js";
 import { type RadiusListener, startRadius } from "./radius/radius-server.js";
 
 export interface RunningService {
@@ -29,7 +32,7 @@ export interface StartOptions {
   radius?: boolean;
   /** Log level and destination (default: the configured level, on stdout). */
   logger?: LoggerOptions;
-  /** Background jobs: the webhook delivery worker and the retention job (default: as configured). */
+  /** Background jobs: the webhook and message workers, the message schedule, the retention job (default: as configured). */
   jobs?: boolean;
 }
 
@@ -50,6 +53,8 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
   let radius: RadiusListener | undefined;
   let webhooks: WebhookWorker | undefined;
   let retention: RetentionJob | undefined;
+  let messages: OutboxLoop | undefined;
+  let schedule: MessageSchedule | undefined;
   try {
     if (opts.http !== false) {
       try {
@@ -69,8 +74,14 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     if (opts.jobs !== false) {
       if (config.webhooks.worker) webhooks = startWebhookWorker(db, config.webhooks, app.log, deps.repos.webhooks);
       if (config.retentionIntervalMs > 0) retention = startRetentionJob(deps, config.retentionIntervalMs, app.log);
+      if (config.messages.worker) {
+        messages = startMessageWorker(deps, config, app.log);
+        if (config.messages.scheduleIntervalMs > 0) schedule = startMessageSchedule(deps, config, app.log);
+      }
     }
   } catch (err) {
+    await schedule?.stop();
+    await messages?.stop();
     await webhooks?.stop();
     await retention?.stop();
     await app.close();
@@ -87,6 +98,8 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     stop() {
       stopping ??= (async () => {
         await radius?.stop();
+        await schedule?.stop();
+        await messages?.stop();
         await webhooks?.stop();
         await retention?.stop();
         await app.close();

@@ -12,9 +12,12 @@ import { type CampaignRepository, createCampaignRepository } from "./campaigns/c
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
 import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
 import { type DeviceRepository, createDeviceRepository } from "./devices/devices.repository.js";
+import { type GuestConsentRepository, createGuestConsentRepository } from "./guests/guest-consent.repository.js";
 import { type GuestRightsRepository, createGuestRightsRepository } from "./guests/guest-rights.repository.js";
 import { type GuestRepository, createGuestRepository } from "./guests/guests.repository.js";
 import { type LocationRepository, createLocationRepository } from "./locations/locations.repository.js";
+import { type AutomationRepository, createAutomationRepository } from "./messages/automations.repository.js";
+import { type OutboxRepository, createOutboxRepository } from "./outbox/outbox.repository.js";
 import { type SessionRepository, createSessionRepository } from "./sessions/sessions.repository.js";
 import { type SubUserRepository, createSubUserRepository } from "./subusers/subusers.repository.js";
 import { type WebhookRepository, createWebhookRepository } from "./webhooks/webhooks.repository.js";
@@ -22,14 +25,17 @@ import { type VoucherRepository, createVoucherRepository } from "./vouchers/vouc
 
 export interface Repositories {
   accounts: AccountRepository;
+  automations: AutomationRepository;
   analytics: AnalyticsRepository;
   campaigns: CampaignRepository;
   controllers: ControllerRepository;
   console: ConsoleRepository;
+  consent: GuestConsentRepository;
   devices: DeviceRepository;
   guests: GuestRepository;
   guestRights: GuestRightsRepository;
   locations: LocationRepository;
+  outbox: OutboxRepository;
   sessions: SessionRepository;
   subUsers: SubUserRepository;
   webhooks: WebhookRepository;
@@ -39,14 +45,17 @@ export interface Repositories {
 export function createRepositories(): Repositories {
   return {
     accounts: createAccountRepository(),
+    automations: createAutomationRepository(),
     analytics: createAnalyticsRepository(),
     campaigns: createCampaignRepository(),
     controllers: createControllerRepository(),
     console: createConsoleRepository(),
+    consent: createGuestConsentRepository(),
     devices: createDeviceRepository(),
     guests: createGuestRepository(),
     guestRights: createGuestRightsRepository(),
     locations: createLocationRepository(),
+    outbox: createOutboxRepository(),
     sessions: createSessionRepository(),
     subUsers: createSubUserRepository(),
     webhooks: createWebhookRepository(),

@@ -9,7 +9,7 @@ import { rememberDevice } from "./returning-guest.js";
 import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
 import { sealPageState } from "./portal-state.js";
 import { sendLoginCode, verifyLoginCode } from "./sms/sms-login.service.js";
-import { SmsSendError } from "./sms/twilio-client.js";
+import { SmsSendError } from "../modules/messages/twilio-client.js";
 
 async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginContext, phone: string, consent: ConsentChoice | undefined): Promise<string> {
   await deps.limits.smsSend(request, ctx.location.id);

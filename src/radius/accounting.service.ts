@@ -6,6 +6,7 @@
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";
+import { enqueueAutomations } from "../modules/outbox/outbox-triggers.js";
 import { enqueueEventIfSubscribed } from "../modules/webhooks/webhook-events.js";
 import type { NasContext } from "./nas-lookup.js";
 import { isCredentialUsername } from "./portal-credentials.js";
@@ -161,6 +162,9 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
         s.location_id,
         at,
       );
+      if (s.guest_id !== null && s.location_id !== null) {
+        await enqueueAutomations(ctx.db, trx, "visit-ended", { accountId: device.account_id, guestId: s.guest_id, locationId: s.location_id, at: now, key: `s${s.id}` });
+      }
     }
     if (s.guest_id === null) return { delta };
     const octets = delta.input_octets + delta.output_octets;

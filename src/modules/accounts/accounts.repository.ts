@@ -47,6 +47,38 @@ export function createAccountRepository() {
       await withRowLock(db, db.selectFrom("accounts").select("id").where("id", "=", accountId), "hold").execute();
     },
 
+    /** Owners who asked for the quick report (the schedule's recipients besides sub-users). */
+    async ownersWithQuickReport(db: DB): Promise<{ id: number; email: string; quickreport_frequency: string; quickreport_location_id: number }[]> {
+      return db
+        .selectFrom("accounts")
+        .select(["id", "email", "quickreport_frequency", "quickreport_location_id"])
+        .where("quickreport", "=", 1)
+        .orderBy("id")
+        .execute();
+    },
+
+    async ownerQuickReportOn(db: DB, accountId: number): Promise<boolean> {
+      const r = await db.selectFrom("accounts").select("quickreport").where("id", "=", accountId).executeTakeFirst();
+      return r?.quickreport === 1;
+    },
+
+    async ownerQuickReport(db: DB, accountId: number): Promise<{ quickreport: number; quickreport_frequency: string; quickreport_location_id: number } | undefined> {
+      return db.selectFrom("accounts").select(["quickreport", "quickreport_frequency", "quickreport_location_id"]).where("id", "=", accountId).executeTakeFirst();
+    },
+
+    /** The owner's quick report on or off, daily or weekly, of one location (0: every one); what is not given is kept. */
+    async setOwnerQuickReport(db: DB, accountId: number, on: boolean, frequency: string | undefined, locationId: number | undefined): Promise<void> {
+      await db
+        .updateTable("accounts")
+        .set({
+          quickreport: on ? 1 : 0,
+          ...(frequency ? { quickreport_frequency: frequency } : {}),
+          ...(locationId !== undefined ? { quickreport_location_id: locationId } : {}),
+        })
+        .where("id", "=", accountId)
+        .execute();
+    },
+
     async countAccounts(db: DB): Promise<number> {
       const row = await db.selectFrom("accounts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
       return Number(row.n);

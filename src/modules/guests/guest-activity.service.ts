@@ -6,6 +6,7 @@
 import type { DB } from "../../db/database.js";
 import { counterShard, dialectOf, increment } from "../../db/dialect.js";
 import { toDbDatetime } from "../../db/time.js";
+import { enqueueAutomations, mayHaveAutomations } from "../outbox/outbox-triggers.js";
 import { enqueueEvent, mayHaveWebhooks } from "../webhooks/webhook-events.js";
 import { type GuestProfileInput, type LoginInput, consentColumns, loginEventData } from "./login-input.js";
 import { localDay, localDayHour } from "./local-day.js";
@@ -52,7 +53,10 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
 
   const consent = consentColumns(input.consent, now);
   const row: LoginRow = { input, at, now, day, hour, profile, agent, identity, consent };
-  if (dialectOf(db) === "postgres") return recordLoginInOneStatement(db, row, await mayHaveWebhooks(db, input.accountId));
+  // An account with a welcome automation takes the transaction below on PostgreSQL too: it queues the message there.
+  if (dialectOf(db) === "postgres" && !(await mayHaveAutomations(db, input.accountId, "welcome"))) {
+    return recordLoginInOneStatement(db, row, await mayHaveWebhooks(db, input.accountId));
+  }
 
   return inTransaction(db, async (trx) => {
     const guest = await trx
@@ -104,6 +108,7 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
         .values({ location_id: input.locationId, day, shard: counterShard(trx), count: 1 })
         .onConflict((oc) => oc.columns(["location_id", "day", "shard"]).doUpdateSet({ count: increment("daily_new_guests.count") }))
         .execute();
+      await enqueueAutomations(db, trx, "welcome", { accountId: input.accountId, guestId: guest.id, locationId: input.locationId, at: now, key: `l${input.locationId}` });
     }
 
     if (input.clientMac) {

@@ -27,6 +27,29 @@ export function createSubUserRepository() {
         .executeTakeFirst();
     },
 
+    /** Sub-users with the quick report on, every account's (the schedule's recipients). */
+    async listQuickReport(db: DB): Promise<SubUserRow[]> {
+      return db.selectFrom("sub_users").selectAll().where("quickreport", "=", 1).orderBy("id").execute();
+    },
+
+    async quickReportOn(db: DB, id: number): Promise<boolean> {
+      const r = await db.selectFrom("sub_users").select("quickreport").where("id", "=", id).executeTakeFirst();
+      return r?.quickreport === 1;
+    },
+
+    async findById(db: DB, id: number): Promise<SubUserRow | undefined> {
+      return db.selectFrom("sub_users").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    /** The quick report on or off, daily or weekly (frequency kept when not given). */
+    async setQuickReport(db: DB, id: number, on: boolean, frequency: string | undefined, now: string): Promise<void> {
+      await db
+        .updateTable("sub_users")
+        .set({ quickreport: on ? 1 : 0, ...(frequency ? { quickreport_frequency: frequency } : {}), last_modified: now })
+        .where("id", "=", id)
+        .execute();
+    },
+
     async listByAccount(db: DB, accountId: number): Promise<SubUserRow[]> {
       return db.selectFrom("sub_users").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
     },

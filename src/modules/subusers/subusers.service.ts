@@ -102,3 +102,13 @@ export async function verifySubUserPassword(
   if (!(await passwordMatches(password, row?.password_hash)) || !row) return undefined;
   return { subUserId: row.id, accountId: row.account_id, readonly: row.readonly === 1 };
 }
+
+/**
+ * The locations a sub-user's quick report covers: its quickreport_location_id while that location
+ * is live, else every live location of its account. The one place that says which locations a
+ * sub-user's reports are about (location scopes narrow it here).
+ */
+export async function quickReportLocationsOf(ctx: Ctx, sub: SubUserRow): Promise<LocationRow[]> {
+  const [own] = await ctx.repos.locations.findOwnedLive(ctx.db, sub.account_id, [sub.quickreport_location_id]);
+  return own ? [own] : ctx.repos.locations.listLive(ctx.db, sub.account_id);
+}

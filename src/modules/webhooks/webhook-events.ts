@@ -6,14 +6,14 @@
  *
  * Marketing: `guest.login` is the marketing event. Its personal fields (e-mail, name, phone, MAC)
  * are sent only for a login with a recorded marketing opt-in (`loginEventData` in guests/login-input.ts); other logins are
- * sent with ids only. session.start, session.stop and guest.erased carry ids and counters only.
+ * sent with ids only. session.start, session.stop, guest.erased and guest.consent carry ids and counters only.
  */
 import { type RawBuilder, sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { dialectOf } from "../../db/dialect.js";
 import { ReadCache } from "../../db/read-cache.js";
 
-export const WEBHOOK_EVENTS = ["guest.login", "session.start", "session.stop", "guest.erased"] as const;
+export const WEBHOOK_EVENTS = ["guest.login", "session.start", "session.stop", "guest.erased", "guest.consent"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Events that carry personal data for marketing: sent with personal fields only for guests who opted in. */

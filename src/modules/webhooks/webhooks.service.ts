@@ -1,5 +1,6 @@
 /** An account's webhooks: saved (with the SSRF rules of webhook-target.ts), listed, deleted, and their delivery log. */
 import type { DB } from "../../db/database.js";
+import { listOf, listText } from "../../db/list-column.js";
 import { nowDatetime, toDbDatetime } from "../../db/time.js";
 import type { Ctx } from "../context.js";
 import type { WebhookEvent } from "./webhook-events.js";
@@ -11,14 +12,6 @@ export interface WebhookInput {
   events: WebhookEvent[];
   /** Only events of these locations; empty: every location. */
   locationIds: number[];
-}
-
-function listText(items: readonly (string | number)[]): string {
-  return items.length === 0 ? "" : `,${items.join(",")},`;
-}
-
-function listOf(text: string): string[] {
-  return text.split(",").filter((s) => s !== "");
 }
 
 export function webhookRecord(w: WebhookRow) {

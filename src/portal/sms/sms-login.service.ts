@@ -16,7 +16,7 @@ import type { LocationRow } from "../../modules/locations/locations.repository.j
 import { portalErrors } from "../portal-errors.js";
 import { type PortalSigner, safeEqual } from "../portal-signer.js";
 import type { SmsCodeRepository } from "./sms-codes.repository.js";
-import { SmsSendError, sendSms } from "./twilio-client.js";
+import { SmsSendError, sendSms } from "../../modules/messages/twilio-client.js";
 
 export const SMS_CODES_PER_WINDOW = 3;
 export const SMS_CODES_PER_DAY = 10;

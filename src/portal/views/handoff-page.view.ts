@@ -3,7 +3,7 @@
  * Meraki sign-on): a form of hidden fields aimed at the gateway's login URL, submitted by the
  * portal's one script file (CSP allows no inline script), with a button for browsers without it.
  */
-import { html } from "./html.js";
+import { html } from "../../http/html.js";
 import { layout } from "./layout.view.js";
 import type { PageTexts } from "./login-page.view.js";
 

@@ -1,5 +1,5 @@
 /** The page shell every portal page shares: language, viewport, the nonce'd stylesheet, footer. */
-import { type SafeHtml, html, trusted } from "./html.js";
+import { type SafeHtml, html, trusted } from "../../http/html.js";
 import { portalCss } from "./portal-css.js";
 import type { Theme } from "./theme.js";
 

@@ -4,7 +4,7 @@
  */
 import type { SocialProvider } from "../oauth/oauth-providers.js";
 import { PROVIDER_LABELS } from "../oauth/oauth-providers.js";
-import { type SafeHtml, html } from "./html.js";
+import { type SafeHtml, html } from "../../http/html.js";
 import { type PageLogo, layout } from "./layout.view.js";
 import type { Theme } from "./theme.js";
 

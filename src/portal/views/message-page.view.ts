@@ -1,5 +1,5 @@
 /** The portal's other pages: connected, the SMS code step, and errors. */
-import { html } from "./html.js";
+import { html } from "../../http/html.js";
 import { layout } from "./layout.view.js";
 import type { PageTexts } from "./login-page.view.js";
 import type { Theme } from "./theme.js";

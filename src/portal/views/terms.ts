@@ -5,7 +5,7 @@
  */
 import { LRUCache } from "lru-cache";
 import sanitizeHtml from "sanitize-html";
-import { SafeHtml } from "./html.js";
+import { SafeHtml } from "../../http/html.js";
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ["p", "br", "strong", "b", "em", "i", "u", "small", "ul", "ol", "li", "a", "h2", "h3", "h4", "blockquote"],

@@ -5,6 +5,9 @@
  */
 import type { Config } from "../../config.js";
 
+/** Twilio's error for a number that replied STOP (https://www.twilio.com/docs/api/errors/21610). */
+export const TWILIO_UNSUBSCRIBED = 21610;
+
 /** Failures before a connection existed: the request cannot have reached Twilio. */
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 
@@ -15,6 +18,8 @@ export class SmsSendError extends Error {
   constructor(
     message: string,
     readonly maybeSent = false,
+    /** Twilio's error code when it answered with one (21610: the number replied STOP). */
+    readonly twilioCode: number | null = null,
   ) {
     super(message);
   }
@@ -48,6 +53,9 @@ export async function sendSms(cfg: TwilioConfig, to: string, body: string): Prom
   } catch {
     json = {};
   }
-  if (!res.ok) throw new SmsSendError(`Twilio answered ${res.status}: ${String(json.code ?? "")} ${String(json.message ?? "")}`.trim());
+  if (!res.ok) {
+    const code = typeof json.code === "number" ? json.code : null;
+    throw new SmsSendError(`Twilio answered ${res.status}: ${String(json.code ?? "")} ${String(json.message ?? "")}`.trim(), false, code);
+  }
   return typeof json.sid === "string" ? json.sid : "";
 }
