@@ -17,6 +17,7 @@ import { type GuestRightsRepository, createGuestRightsRepository } from "./guest
 import { type GuestRepository, createGuestRepository } from "./guests/guests.repository.js";
 import { type LocationRepository, createLocationRepository } from "./locations/locations.repository.js";
 import { type AutomationRepository, createAutomationRepository } from "./messages/automations.repository.js";
+import { type SurveyRepository, createSurveyRepository } from "./messages/survey.repository.js";
 import { type OutboxRepository, createOutboxRepository } from "./outbox/outbox.repository.js";
 import { type SessionRepository, createSessionRepository } from "./sessions/sessions.repository.js";
 import { type SubUserRepository, createSubUserRepository } from "./subusers/subusers.repository.js";
@@ -38,6 +39,7 @@ export interface Repositories {
   outbox: OutboxRepository;
   sessions: SessionRepository;
   subUsers: SubUserRepository;
+  surveys: SurveyRepository;
   webhooks: WebhookRepository;
   vouchers: VoucherRepository;
 }
@@ -58,6 +60,7 @@ export function createRepositories(): Repositories {
     outbox: createOutboxRepository(),
     sessions: createSessionRepository(),
     subUsers: createSubUserRepository(),
+    surveys: createSurveyRepository(),
     webhooks: createWebhookRepository(),
     vouchers: createVoucherRepository(),
   };

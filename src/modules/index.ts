@@ -8,6 +8,8 @@ import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
 import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
+import { automationRoutes } from "./messages/automations.routes.js";
+import { messageRoutes } from "./messages/messages.routes.js";
 import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 import { webhookRoutes } from "./webhooks/webhooks.routes.js";
@@ -25,4 +27,6 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   voucherRoutes(api);
   mikrotikLoginRoutes(api);
   webhookRoutes(api);
+  automationRoutes(api);
+  messageRoutes(api);
 }

@@ -40,7 +40,7 @@ export function createGuestRightsRepository() {
     async exportOf(db: DB, g: GuestRow) {
       const macs = await this.macsOf(db, g.id);
       const phones = phonesOf(g);
-      const [logins, locations, guestMacs, sessions, usage, visits, credentials, smsCodes, grants] = await Promise.all([
+      const [logins, locations, guestMacs, sessions, usage, visits, credentials, smsCodes, grants, messages, answers, consent] = await Promise.all([
         db.selectFrom("logins").selectAll().where("guest_id", "=", g.id).orderBy("id").execute(),
         db.selectFrom("guest_locations").selectAll().where("guest_id", "=", g.id).orderBy("location_id").execute(),
         db.selectFrom("guest_macs").select(["client_mac", "last_login_at"]).where("guest_id", "=", g.id).orderBy("client_mac").execute(),
@@ -81,8 +81,16 @@ export function createGuestRightsRepository() {
               .where("location_id", "in", accountLocations(db, g.account_id))
               .orderBy("id")
               .execute(),
+        db
+          .selectFrom("messages")
+          .select(["id", "kind", "channel", "automation_id", "location_id", "recipient", "subject", "language", "status", "attempts", "trigger_at", "created_ms", "finished_ms", "last_error"])
+          .where("guest_id", "=", g.id)
+          .orderBy("id")
+          .execute(),
+        db.selectFrom("survey_answers").select(["message_id", "automation_id", "location_id", "score", "comment", "answered_at"]).where("guest_id", "=", g.id).orderBy("id").execute(),
+        db.selectFrom("consent_events").select(["marketing_opt_in", "source", "message_id", "changed_at"]).where("guest_id", "=", g.id).orderBy("id").execute(),
       ]);
-      return { macs, logins, locations, guestMacs, sessions, usage, visits, credentials, smsCodes, grants };
+      return { macs, logins, locations, guestMacs, sessions, usage, visits, credentials, smsCodes, grants, messages, answers, consent };
     },
 
     /**
@@ -127,7 +135,14 @@ export function createGuestRightsRepository() {
           .execute();
         await db.deleteFrom("portal_grants").where("client_mac", "in", macs).where("location_id", "in", accountLocations(db, g.account_id)).execute();
       }
+      // Messages to the guest, their log and answers, and the guest's consent changes.
+      const sent = db.selectFrom("messages").select("id").where("guest_id", "=", g.id);
+      await db.deleteFrom("message_attempts").where("message_id", "in", sent).execute();
+      await db.deleteFrom("survey_answers").where("guest_id", "=", g.id).execute();
+      await db.deleteFrom("messages").where("guest_id", "=", g.id).execute();
+      await db.deleteFrom("consent_events").where("guest_id", "=", g.id).execute();
       if (phones.length > 0) {
+        await db.deleteFrom("sms_opt_outs").where("phone_number", "in", phones).execute();
         await db.deleteFrom("sms_codes").where("phone_number", "in", phones).where("location_id", "in", accountLocations(db, g.account_id)).execute();
       }
       await db.deleteFrom("guests").where("id", "=", g.id).execute();

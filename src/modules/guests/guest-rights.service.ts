@@ -38,6 +38,14 @@ export async function exportGuest(ctx: Ctx, g: GuestRow) {
     portal_credentials: x.credentials,
     sms_codes: x.smsCodes,
     portal_grants: x.grants,
+    messages: x.messages.map(({ created_ms, finished_ms, ...m }) => ({
+      ...m,
+      attempts: Number(m.attempts),
+      created_at: new Date(Number(created_ms)).toISOString(),
+      finished_at: finished_ms === null ? "" : new Date(Number(finished_ms)).toISOString(),
+    })),
+    survey_answers: x.answers,
+    consent_changes: x.consent,
   };
 }
 

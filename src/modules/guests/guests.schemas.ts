@@ -147,6 +147,9 @@ export const GuestExportResponse = Type.Object({
     portal_credentials: Rows("One-time RADIUS credentials issued at login (passwords left out)."),
     sms_codes: Rows("Text-message codes sent to the guest's phone (codes left out)."),
     portal_grants: Rows("Access granted to the guest's MACs through a controller or grant URL."),
+    messages: Rows("Messages of guest automations to the guest: channel, address, subject, state, times."),
+    survey_answers: Rows("The guest's answers to surveys after visits (score 0-10, comment)."),
+    consent_changes: Rows("Changes of the marketing choice outside a login: unsubscribes, STOP to a text."),
   }),
 });
 

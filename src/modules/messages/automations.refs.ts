@@ -12,3 +12,10 @@ export const ownedAutomation = refsOf<Ctx, AutomationRow>({
   find: ({ ctx, caller, lock }, ids) => ctx.repos.automations.findOwned(ctx.db, caller.accountId, ids, lock),
   idOf: (row) => row.id,
 });
+
+/** An automation of the caller's account, deleted ones included (the message log names them). */
+export const anyOwnedAutomation = refsOf<Ctx, AutomationRow>({
+  rank: AUTOMATION_RANK,
+  find: ({ ctx, caller }, ids) => ctx.repos.automations.findOwnedAny(ctx.db, caller.accountId, ids),
+  idOf: (row) => row.id,
+});

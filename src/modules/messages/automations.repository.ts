@@ -15,6 +15,12 @@ export function createAutomationRepository() {
       return withRowLock(db, q, lock).execute();
     },
 
+    /** The account's automations, deleted ones too (their messages stay in the log). */
+    async findOwnedAny(db: DB, accountId: number, ids: number[]): Promise<AutomationRow[]> {
+      if (ids.length === 0) return [];
+      return db.selectFrom("automations").selectAll().where("account_id", "=", accountId).where("id", "in", ids).orderBy("id").execute();
+    },
+
     /** The automation whatever its state (a message names it; it may have been deleted since). */
     async findById(db: DB, id: number): Promise<AutomationRow | undefined> {
       return db.selectFrom("automations").selectAll().where("id", "=", id).executeTakeFirst();
