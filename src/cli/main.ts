@@ -1,5 +1,6 @@
 /**
- * guestwifi serve | migrate | account create | account set-password | demo | guest export | guest erase | help. Each command's options are declared
+ * guestwifi serve | migrate | account create | account set-password | demo | guest export | guest erase | mail test |
+ * quick-report | help. Each command's options are declared
  * in COMMANDS and checked before it runs (command-line.ts); `--help` works everywhere.
  * Exit codes: 0 done, 1 failed (configuration, database), 2 command line refused, 128+n on signal n.
  * Configuration comes from the environment (see README); the database from DATABASE_URL.
@@ -24,6 +25,7 @@ import {
 import { backupCommand } from "./backup-command.js";
 import { demoCommand } from "./demo-command.js";
 import { guestEraseCommand, guestExportCommand } from "./guest-command.js";
+import { mailTestCommand, quickReportCommand } from "./messages-command.js";
 import { EMAIL_RE, withDb } from "./with-db.js";
 
 const serveSpec: CommandSpec = {
@@ -192,6 +194,8 @@ const COMMANDS: Command[] = [
   demoCommand,
   guestExportCommand,
   guestEraseCommand,
+  mailTestCommand,
+  quickReportCommand,
 ];
 
 const commandRows = (commands: Command[]) => commands.map((c): [string, string] => [usageLine(c.spec), c.spec.summary]);

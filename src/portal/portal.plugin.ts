@@ -9,6 +9,8 @@ import { captiveApiRoutes } from "./portal-captive-api.routes.js";
 import { type PortalCtx, createPortalDeps } from "./portal-deps.js";
 import { loginRoutes } from "./portal-login.routes.js";
 import { logoRoutes } from "./portal-logo.routes.js";
+import { messageLinkRoutes } from "./message-links.routes.js";
+import { smsInboundRoutes } from "./sms/sms-inbound.routes.js";
 import { openNdsRoutes } from "./opennds/opennds.routes.js";
 import { handoffRoutes } from "./portal-handoff.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
@@ -29,4 +31,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   captiveApiRoutes(app, deps);
   openNdsRoutes(app, deps);
   handoffRoutes(app);
+  smsInboundRoutes(app, deps);
+  // Its own context: the one-click unsubscribe's multipart parser stays with it.
+  await app.register(async (scope) => messageLinkRoutes(scope, deps));
 }

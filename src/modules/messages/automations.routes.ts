@@ -30,7 +30,7 @@ export function automationRoutes(api: ApiRouter<Ctx>): void {
     params: S.AutomationWriteParams,
     refs: { automation_id: ownedAutomation.one("update"), location_ids: liveLocation.list(S.MAX_AUTOMATION_LOCATIONS) },
     checks: [
-      ({ p, given, fail }) => {
+      ({ given, fail }) => {
         if (given("automation_id")) return;
         if (!given("trigger")) fail("trigger", "The trigger field is required.");
         if (!given("channel")) fail("channel", "The channel field is required.");

@@ -51,7 +51,15 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
   await Promise.all(lanes);
 }
 
-export function startMessageWorker(ctx: Ctx, config: Readonly<Config>, log: Log, mailer?: MailSender): OutboxLoop {
+export interface MessageSender {
+  /** One attempt at the message, if it is due and nobody holds it. */
+  attempt(m: MessageRow): Promise<void>;
+  /** One read of the outbox within the rates, and the attempts; answers how many messages were due. */
+  pass(): Promise<number>;
+  close(): void;
+}
+
+export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log, mailer?: MailSender): MessageSender {
   const cfg = config.messages;
   const { db, repos } = ctx;
   const sender = mailer ?? (config.mail ? createMailSender(config.mail, cfg.timeoutMs) : undefined);
@@ -157,12 +165,24 @@ export function startMessageWorker(ctx: Ctx, config: Readonly<Config>, log: Log,
     return found;
   }
 
-  const loop = startOutboxLoop(cfg.pollMs, pass, (err) => log.warn({ err }, "message outbox unavailable"));
+  return {
+    attempt,
+    pass,
+    close() {
+      if (!mailer) sender?.close();
+    },
+  };
+}
+
+/** The worker of a running service: the sender's passes in the outbox loop (src/db/outbox.ts). */
+export function startMessageWorker(ctx: Ctx, config: Readonly<Config>, log: Log, mailer?: MailSender): OutboxLoop {
+  const sender = createMessageSender(ctx, config, log, mailer);
+  const loop = startOutboxLoop(config.messages.pollMs, sender.pass, (err) => log.warn({ err }, "message outbox unavailable"));
   return {
     kick: loop.kick,
     async stop() {
       await loop.stop();
-      if (!mailer) sender?.close();
+      sender.close();
     },
   };
 }

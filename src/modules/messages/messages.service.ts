@@ -5,6 +5,7 @@
  */
 import type { Config } from "../../config.js";
 import { toDbDatetime } from "../../db/time.js";
+import { inTransaction } from "../../db/transaction.js";
 import { html } from "../../http/html.js";
 import type { Ctx } from "../context.js";
 import { withdrawMarketingConsent } from "../guests/guest-consent.service.js";
@@ -53,7 +54,7 @@ export async function queueTestMail(ctx: Ctx, config: Readonly<Config>, accountI
   if (!mail) throw new Error("e-mail is not configured: set SMTP_URL and MAIL_FROM");
   const t = MESSAGE_TEXTS[DEFAULT_LANGUAGE].testMail;
   const body = fill(t.body, { service: config.publicUrl });
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const id = await ctx.repos.outbox.insert(trx, {
       account_id: accountId,
       kind: "test",
@@ -84,7 +85,7 @@ export async function outcomeOf(ctx: Ctx, id: number, timeoutMs: number): Promis
   const end = Date.now() + timeoutMs;
   for (;;) {
     const m = await ctx.repos.outbox.find(ctx.db, id);
-    if (!m || m.status !== "pending" || Date.now() > end) return m;
+    if (m?.status !== "pending" || Date.now() > end) return m;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -128,7 +129,7 @@ export async function unsubscribe(ctx: Ctx, m: MessageRow, oneClick: boolean): P
     return;
   }
   if (m.kind !== "automation" || m.guest_id === null || m.account_id === null) return;
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const [guest] = await ctx.repos.guests.findOwnedForUpdate(trx, m.account_id!, [m.guest_id!]);
     if (guest) await withdrawMarketingConsent({ ...ctx, db: trx }, guest, oneClick ? "one-click" : "unsubscribe-link", m.id);
   });

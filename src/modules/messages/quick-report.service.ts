@@ -9,6 +9,7 @@
  */
 import type { Config } from "../../config.js";
 import { toDbDatetime } from "../../db/time.js";
+import { inTransaction } from "../../db/transaction.js";
 import { ClosedDaysCache } from "../analytics/closed-days-cache.js";
 import { overview } from "../analytics/overview.service.js";
 import type { Ctx } from "../context.js";
@@ -81,7 +82,7 @@ export async function queueQuickReport(ctx: Ctx, config: Readonly<Config>, r: Re
   if (dedupeKey && (await ctx.repos.outbox.exists(ctx.db, dedupeKey))) return undefined;
   const figures = await reportFigures(ctx, r.locations, p, now);
   const key = await linkKey(ctx.db);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const id = await ctx.repos.outbox.insert(trx, {
       account_id: r.accountId,
       kind: "quick-report",

@@ -53,7 +53,9 @@ export class Raster {
     let cx = x;
     for (const ch of s) {
       const glyph = DIGITS[ch];
-      if (glyph) glyph.forEach((row, gy) => [...row].forEach((bit, gx) => bit === "1" && this.rect(cx + gx * scale, y + gy * scale, scale, scale, c)));
+      for (let gy = 0; gy < (glyph?.length ?? 0); gy++) {
+        for (let gx = 0; gx < 3; gx++) if (glyph[gy][gx] === "1") this.rect(cx + gx * scale, y + gy * scale, scale, scale, c);
+      }
       cx += 4 * scale;
     }
     return cx - x - scale;
