@@ -152,7 +152,9 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
       const rate = channel === "email" ? cfg.mailRatePerMinute : cfg.smsRatePerMinute;
       const budget = Math.min(BATCH, rate - (await repos.outbox.attemptsSince(db, channel, now - 60_000)));
       if (budget <= 0) continue;
-      const due = await repos.outbox.due(db, now, budget, [channel]);
+      // One message per guest at a time: the cap counts what was sent before the next one is taken.
+      const guests = new Set<number>();
+      const due = (await repos.outbox.due(db, now, budget, [channel])).filter((m) => m.guest_id === null || (!guests.has(m.guest_id) && guests.add(m.guest_id)));
       found += due.length;
       await eachLimited(due, CONCURRENCY, async (m) => {
         try {
