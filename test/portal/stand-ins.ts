@@ -58,8 +58,8 @@ async function listen(handler: (req: Recorded) => Answer): Promise<StandIn> {
 }
 
 export interface TwilioStandIn extends StandIn {
-  /** Answer the next send with Twilio's error shape and this status. */
-  failNext(status: number): void;
+  /** Answer the next send with Twilio's error shape, this status and error code (21211 when not given). */
+  failNext(status: number, code?: number): void;
   /** Take the next send, then cut the connection without an answer (was it sent? nobody knows). */
   dropNext(): void;
   /** The 6-digit code of the last message sent to `to`. */
@@ -68,6 +68,7 @@ export interface TwilioStandIn extends StandIn {
 
 export async function startTwilioStandIn(): Promise<TwilioStandIn> {
   let fail = 0;
+  let failCode = 21211;
   let drop = false;
   let n = 0;
   const standIn = await listen(() => {
@@ -78,15 +79,18 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
     if (fail) {
       const status = fail;
       fail = 0;
-      return { status, type: "application/json", body: JSON.stringify({ code: 21211, message: "The 'To' number is not a valid phone number.", status }) };
+      // https://www.twilio.com/docs/api/errors: 21211 invalid 'To' number; 21610 the recipient replied STOP.
+      const message = failCode === 21610 ? "Attempt to send to unsubscribed recipient" : "The 'To' number is not a valid phone number.";
+      return { status, type: "application/json", body: JSON.stringify({ code: failCode, message, status }) };
     }
     n += 1;
     return { status: 201, type: "application/json", body: JSON.stringify({ sid: `SM${String(n).padStart(32, "0")}`, status: "queued" }) };
   });
   return {
     ...standIn,
-    failNext(status) {
+    failNext(status, code = 21211) {
       fail = status;
+      failCode = code;
     },
     dropNext() {
       drop = true;

@@ -129,7 +129,6 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
     }
     const out = await send(m, p);
     const end = Date.now();
-    if (out.stopped) await stopTexts(ctx, p.recipient).catch((err) => log.warn({ err }, "recording a STOP failed"));
     const delay = m.kind === "automation" && m.automation_id !== null ? ((await repos.automations.findById(db, m.automation_id))?.delay_minutes ?? 0) : 0;
     const next = out.ok
       ? { status: "sent" }
@@ -143,6 +142,8 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
       { attempted_ms: start, duration_ms: end - start, status_code: out.code, error: out.ok ? null : out.response || "failed" },
       { ...next, set: out.ok ? { provider_id: out.response } : {}, log: { channel: m.channel } },
     );
+    // After the outcome is recorded: withdrawing cancels the guest's pending messages, this one too otherwise.
+    if (out.stopped) await stopTexts(ctx, p.recipient).catch((err) => log.warn({ err }, "recording a STOP failed"));
   }
 
   async function pass(): Promise<number> {
