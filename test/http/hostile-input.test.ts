@@ -62,7 +62,7 @@ function routesFrom(openapi: any): RouteDoc[] {
 
 async function tableCounts(t: TestApp): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const table of ["locations", "campaigns", "devices", "sub_users", "location_options", "guests", "webhooks", "webhook_deliveries"] as const) {
+  for (const table of ["locations", "campaigns", "devices", "sub_users", "location_options", "guests", "webhooks", "webhook_deliveries", "automations", "messages"] as const) {
     const r = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     out[table] = Number(r.n);
   }
@@ -99,6 +99,8 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
   const { guestId: erasable } = await login(t, { accountId: t.accountId, locationId: location, timezone: "America/Chicago", at: "2026-03-01T12:00:00Z", identity: "erase@example.com" });
   const batch = (await t.call("POST", "create-voucher-batch", { location_ids: location, count: 2, duration: 60 })).body.batch_id;
   const voucher = (await t.call("GET", "voucher-list", { batch_id: batch })).body.data[0].voucher_id;
+  const automationParams = { trigger: "welcome", channel: "email", location_ids: String(location) };
+  const automation = (await t.call("POST", "create-or-update-automation", automationParams)).body.automation_id;
   return {
     "/api/create-or-update-location": () => locationParams(),
     "/api/get-location": () => ({ location_ids: location }),
@@ -144,6 +146,15 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/voucher-list": () => ({ batch_id: batch }),
     "/api/revoke-voucher": () => ({ voucher_id: voucher }),
     "/api/voucher-sheet": () => ({ batch_id: batch }),
+    "/api/create-or-update-automation": () => automationParams,
+    "/api/automation-list": () => ({}),
+    "/api/delete-automation": () => ({ automation_id: automation }),
+    "/api/message-list": () => ({ user_id: guestId, location_id: location, automation_id: automation }),
+    "/api/send-test-email": () => ({ to: "ops@example.com" }),
+    "/api/get-quick-report": () => ({}),
+    "/api/set-quick-report": () => ({ quickreport: "0" }),
+    "/api/survey-answer-list": () => ({ user_id: guestId, location_id: location }),
+    "/api/survey-scores": () => ({ location_id: location, ...range }),
   };
 }
 
@@ -152,7 +163,8 @@ for (const dialect of DIALECTS) {
     let t: TestApp;
     let routes: RouteDoc[];
     before(async () => {
-      t = await createTestApp(dialect);
+      // E-mail configured (nothing is sent: no worker runs), so that automations and test e-mails can be made.
+      t = await createTestApp(dialect, { SMTP_URL: "smtp://127.0.0.1:9", MAIL_FROM: "wifi@example.com" });
       routes = routesFrom((await t.app.inject({ method: "GET", url: "/openapi.json" })).json());
     });
     after(async () => t.close());
@@ -165,7 +177,7 @@ for (const dialect of DIALECTS) {
       const bases = await validBases(t);
       for (const route of routes) {
         assert.ok(bases[route.path], `no valid parameters for ${route.path}: add them to validBases`);
-        if (["/api/delete-location", "/api/delete-campaign", "/api/delete-controller", "/api/delete-webhook", "/api/erase-social-user"].includes(route.path)) continue;
+        if (["/api/delete-location", "/api/delete-campaign", "/api/delete-controller", "/api/delete-webhook", "/api/erase-social-user", "/api/delete-automation"].includes(route.path)) continue;
         const res = await t.app.inject({ method: route.method, url: `${route.path}?${new URLSearchParams(strings(bases[route.path]()))}`, headers: { identifier: t.identifier } });
         assert.equal(res.statusCode, 200, `${route.method} ${route.path}: ${res.body.slice(0, 300)}`);
       }

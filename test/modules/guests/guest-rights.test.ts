@@ -15,6 +15,9 @@ import { createLocation, login } from "./guests-fixtures.js";
 
 /** Tables with a guest_id or client_mac column, all handled by erasure. A new one must be handled there and added here. */
 const GUEST_DATA_TABLES = [
+  "consent_events",
+  "messages",
+  "survey_answers",
   "daily_usage",
   "daily_visitors",
   "guest_locations",
@@ -116,6 +119,19 @@ for (const dialect of DIALECTS) {
         .insertInto("portal_grants")
         .values({ location_id: loc, client_ip: "10.1.0.77", client_mac: MAC_A2, granted_at: "2026-03-02 15:00:00", expires_at: "2026-03-02 16:00:00" })
         .execute();
+      // What guest automations would have stored: a message and its log, a survey answer, an unsubscribe, a STOP.
+      const now = Date.parse("2026-03-02T15:00:00Z");
+      const message = (
+        await t.db
+          .insertInto("messages")
+          .values({ account_id: t.accountId, kind: "automation", channel: "email", automation_id: null, guest_id: guestA, location_id: loc, sub_user_id: null, dedupe_key: `erase-${guestA}`, trigger_at: "2026-03-02 15:00:00", recipient: EMAIL_A, subject: "Hi Erin", content: `To: ${EMAIL_A}\r\n\r\nHi Erin Erasable`, created_ms: now, next_attempt_ms: now, last_status: 250, last_error: null, finished_ms: now, provider_id: "250 ok" })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
+      await t.db.insertInto("message_attempts").values({ message_id: message, channel: "email", attempted_ms: now, duration_ms: 10, status_code: 250, error: null }).execute();
+      await t.db.insertInto("survey_answers").values({ account_id: t.accountId, message_id: message, automation_id: 1, guest_id: guestA, location_id: loc, score: 8, comment: "Erin liked it", answered_at: "2026-03-02 16:00:00", local_day: "2026-03-02" }).execute();
+      await t.db.insertInto("consent_events").values({ account_id: t.accountId, guest_id: guestA, marketing_opt_in: 0, source: "one-click", message_id: message, changed_at: "2026-03-02 17:00:00" }).execute();
+      await t.db.insertInto("sms_opt_outs").values({ phone_number: PHONE_A, opted_out_at: "2026-03-02 17:00:00" }).execute();
     });
     after(async () => t?.close());
 
