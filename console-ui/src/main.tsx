@@ -3,14 +3,17 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, get, post, setCsrfToken } from "./api";
 import { AccessPage } from "./pages/access";
+import { AutomationsPage } from "./pages/automations";
 import { CampaignsPage } from "./pages/campaigns";
 import { ControllersPage } from "./pages/controllers";
 import { DevicesPage } from "./pages/devices";
 import { GuestsPage } from "./pages/guests";
 import { LocationsPage } from "./pages/locations";
+import { MessagesPage } from "./pages/messages";
 import { OverviewPage } from "./pages/overview";
 import { SessionsPage } from "./pages/sessions";
 import { SubUsersPage } from "./pages/subusers";
+import { SurveysPage } from "./pages/surveys";
 import { VouchersPage } from "./pages/vouchers";
 import { WebhooksPage } from "./pages/webhooks";
 import { type Session, navigate } from "./state";
@@ -25,6 +28,9 @@ const PAGES = [
   { path: "/console/guests", title: "Guests", page: GuestsPage },
   { path: "/console/vouchers", title: "Vouchers", page: VouchersPage },
   { path: "/console/controllers", title: "Controllers", page: ControllersPage },
+  { path: "/console/automations", title: "Automations", page: AutomationsPage },
+  { path: "/console/messages", title: "Messages", page: MessagesPage },
+  { path: "/console/surveys", title: "Surveys", page: SurveysPage },
   { path: "/console/webhooks", title: "Webhooks", page: WebhooksPage },
   { path: "/console/sub-users", title: "Sub-users", page: SubUsersPage },
   { path: "/console/api-access", title: "API access", page: AccessPage },

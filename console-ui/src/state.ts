@@ -15,6 +15,8 @@ export interface Settings {
   providers: Record<"facebook" | "twitter" | "instagram" | "linkedin" | "sms", boolean>;
   controller_types: string[];
   webhook_events: string[];
+  /** Outgoing e-mail is configured (SMTP_URL). */
+  mail: boolean;
 }
 
 export interface Session {

@@ -210,6 +210,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
         // What the controller and webhook pages offer: the API's own lists, so a new type shows without a console change.
         controller_types: [...CONTROLLER_TYPES],
         webhook_events: [...WEBHOOK_EVENTS],
+        mail: config.mail !== undefined,
       },
     };
   });

@@ -95,6 +95,11 @@ export async function resolveRefs<D extends { db: DB }>(
     if (value === undefined || (ref.skipWhenGiven !== undefined && given.includes(ref.skipWhenGiven))) continue;
     let ids: number[];
     if (ref.shape === "list") {
+      // An optional list given empty names no record (a required one never gets here empty: the schema refused it).
+      if (typeof value === "string" && value.trim() === "") {
+        out[param] = [];
+        continue;
+      }
       const parsed = parseIdList(value as string, param, ref.max);
       if ("sentence" in parsed) {
         failed.set(param, parsed.sentence);

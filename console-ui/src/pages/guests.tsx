@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { get, post } from "../api";
 import { type Location, daysAgo, formatBytes, formatDuration, navigate, today } from "../state";
 import { ConfirmButton, Link, LocationSelect, Loading, Notice, Table, useLoad } from "../ui";
+import { GuestMessages } from "./guest-messages";
 import type { PageProps } from "./page";
 import { RetentionSection } from "./retention";
 
@@ -192,6 +193,7 @@ function GuestProfile(props: { id: number; readonly: boolean }) {
         ])}
         empty="No login."
       />
+      <GuestMessages guestId={guest.id} />
       <section aria-labelledby="rights-h">
         <h2 id="rights-h">Data-subject rights</h2>
         <p>Everything held about this guest, as JSON (right of access); or erase their personal data everywhere (right to erasure: analytics totals stay).</p>
