@@ -54,30 +54,14 @@ export async function queueTestMail(ctx: Ctx, config: Readonly<Config>, accountI
   if (!mail) throw new Error("e-mail is not configured: set SMTP_URL and MAIL_FROM");
   const t = MESSAGE_TEXTS[DEFAULT_LANGUAGE].testMail;
   const body = fill(t.body, { service: config.publicUrl });
-  return inTransaction(ctx.db, async (trx) => {
-    const id = await ctx.repos.outbox.insert(trx, {
-      account_id: accountId,
-      kind: "test",
-      channel: "email",
-      automation_id: null,
-      guest_id: null,
-      location_id: null,
-      sub_user_id: null,
-      dedupe_key: null,
-      trigger_at: toDbDatetime(now),
-      recipient: to,
-      content: null,
-      created_ms: now.getTime(),
-      next_attempt_ms: now.getTime(),
-      last_status: null,
-      last_error: null,
-      finished_ms: null,
-      provider_id: null,
-    });
-    const content = await composeMail(mail, newMessageId(mail, id!), { to, subject: t.subject, text: body, html: html`<p>${body}</p>`.value }, now);
-    await ctx.repos.outbox.setContent(trx, id!, t.subject, content);
-    return id!;
-  });
+  const page = html`<p>${body}</p>`.value;
+  const id = await inTransaction(ctx.db, (trx) =>
+    ctx.repos.outbox.queueComposed(trx, { accountId, kind: "test", recipient: to, at: now }, async (id) => ({
+      subject: t.subject,
+      content: await composeMail(mail, newMessageId(mail, id), { to, subject: t.subject, text: body, html: page }, now),
+    })),
+  );
+  return id!;
 }
 
 /** Waits until the message is no longer pending (polling the outbox), or `timeoutMs`; answers its row. */

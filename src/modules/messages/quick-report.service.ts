@@ -8,7 +8,6 @@
  * (recipient, frequency, day), so several instances queue it once between them.
  */
 import type { Config } from "../../config.js";
-import { toDbDatetime } from "../../db/time.js";
 import { inTransaction } from "../../db/transaction.js";
 import { ClosedDaysCache } from "../analytics/closed-days-cache.js";
 import { overview } from "../analytics/overview.service.js";
@@ -82,31 +81,12 @@ export async function queueQuickReport(ctx: Ctx, config: Readonly<Config>, r: Re
   if (dedupeKey && (await ctx.repos.outbox.exists(ctx.db, dedupeKey))) return undefined;
   const figures = await reportFigures(ctx, r.locations, p, now);
   const key = await linkKey(ctx.db);
-  return inTransaction(ctx.db, async (trx) => {
-    const id = await ctx.repos.outbox.insert(trx, {
-      account_id: r.accountId,
-      kind: "quick-report",
-      channel: "email",
-      automation_id: null,
-      guest_id: null,
-      location_id: r.locations.length === 1 ? r.locations[0].id : null,
-      sub_user_id: r.subUserId,
-      dedupe_key: dedupeKey,
-      trigger_at: toDbDatetime(now),
-      recipient: r.email,
-      content: null,
-      created_ms: now.getTime(),
-      next_attempt_ms: now.getTime(),
-      last_status: null,
-      last_error: null,
-      finished_ms: null,
-      provider_id: null,
-    });
-    if (id === undefined) return undefined;
-    const composed = await composeQuickReport(config, key, id, r.email, figures, now);
-    await ctx.repos.outbox.setContent(trx, id, composed.subject, composed.content);
-    return id;
-  });
+  const queued = { accountId: r.accountId, kind: "quick-report" as const, recipient: r.email, subUserId: r.subUserId, dedupeKey, at: now };
+  return inTransaction(ctx.db, (trx) =>
+    ctx.repos.outbox.queueComposed(trx, { ...queued, locationId: r.locations.length === 1 ? r.locations[0].id : null }, (id) =>
+      composeQuickReport(config, key, id, r.email, figures, now),
+    ),
+  );
 }
 
 /** The schedule's pass: every recipient whose report of the current period is due and not yet queued. Returns how many were queued. */

@@ -5,6 +5,7 @@
  */
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
+import { toDbDatetime } from "../../db/time.js";
 import { claimLease, finishLease, type LeaseOutcome, type AttemptLine } from "../../db/outbox.js";
 import type { MessageAttemptsTable, MessagesTable } from "../../db/schema.js";
 
@@ -43,6 +44,27 @@ function row(r: MessageRow): MessageRow {
     finished_ms: num(r.finished_ms),
     attempts: Number(r.attempts),
   };
+}
+
+/** Pending messages matching `where` become cancelled, with the reason. */
+async function cancelPending(db: DB, where: { guest_id?: number; kind?: string; automation_id?: number }, reason: string, nowMs: number): Promise<number> {
+  let q = db
+    .updateTable("messages")
+    .set({ status: "cancelled", last_error: reason.slice(0, 255), finished_ms: nowMs, lease_until_ms: 0 })
+    .where("status", "=", "pending");
+  for (const [column, value] of Object.entries(where) as ["guest_id" | "kind" | "automation_id", string | number][]) q = q.where(column, "=", value);
+  return Number((await q.executeTakeFirst()).numUpdatedRows);
+}
+
+/** A message written at once (a test e-mail, a report): who, why, and when it was made. */
+export interface ComposedMessage {
+  accountId: number | null;
+  kind: "test" | "quick-report";
+  recipient: string;
+  subUserId?: number | null;
+  locationId?: number | null;
+  dedupeKey?: string | null;
+  at: Date;
 }
 
 export function createOutboxRepository() {
@@ -101,9 +123,36 @@ export function createOutboxRepository() {
       return Number(r.numUpdatedRows) === 1;
     },
 
-    /** The content of a message queued in this transaction (its id is in its links). */
-    async setContent(db: DB, id: number, subject: string, content: string): Promise<void> {
+    /**
+     * Queues an e-mail written now, in the caller's transaction: the row first (its id goes into the
+     * Message-ID and the links), then `compose` makes its subject and content. Undefined when the
+     * dedupe key was taken (nothing composed).
+     */
+    async queueComposed(db: DB, m: ComposedMessage, compose: (id: number) => Promise<{ subject: string; content: string }>): Promise<number | undefined> {
+      const ms = m.at.getTime();
+      const id = await this.insert(db, {
+        account_id: m.accountId,
+        kind: m.kind,
+        channel: "email",
+        automation_id: null,
+        guest_id: null,
+        location_id: m.locationId ?? null,
+        sub_user_id: m.subUserId ?? null,
+        dedupe_key: m.dedupeKey ?? null,
+        trigger_at: toDbDatetime(m.at),
+        recipient: m.recipient,
+        content: null,
+        created_ms: ms,
+        next_attempt_ms: ms,
+        last_status: null,
+        last_error: null,
+        finished_ms: null,
+        provider_id: null,
+      });
+      if (id === undefined) return undefined;
+      const { subject, content } = await compose(id);
       await db.updateTable("messages").set({ subject, content }).where("id", "=", id).execute();
+      return id;
     },
 
     /** Attempts on a channel since `sinceMs`, every instance's: what the rate per minute counts. */
@@ -131,26 +180,13 @@ export function createOutboxRepository() {
     },
 
     /** Withdraws the marketing messages not yet sent to a guest (an unsubscribe, a STOP). Returns how many. */
-    async cancelMarketing(db: DB, guestId: number, reason: string, nowMs: number): Promise<number> {
-      const r = await db
-        .updateTable("messages")
-        .set({ status: "cancelled", last_error: reason.slice(0, 255), finished_ms: nowMs, lease_until_ms: 0 })
-        .where("guest_id", "=", guestId)
-        .where("kind", "=", "automation")
-        .where("status", "=", "pending")
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows);
+    cancelMarketing(db: DB, guestId: number, reason: string, nowMs: number): Promise<number> {
+      return cancelPending(db, { guest_id: guestId, kind: "automation" }, reason, nowMs);
     },
 
-    /** Withdraws an automation's messages not yet sent (it was deleted or turned off). */
-    async cancelOfAutomation(db: DB, automationId: number, reason: string, nowMs: number): Promise<number> {
-      const r = await db
-        .updateTable("messages")
-        .set({ status: "cancelled", last_error: reason.slice(0, 255), finished_ms: nowMs, lease_until_ms: 0 })
-        .where("automation_id", "=", automationId)
-        .where("status", "=", "pending")
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows);
+    /** Withdraws an automation's messages not yet sent (it was deleted or paused). */
+    cancelOfAutomation(db: DB, automationId: number, reason: string, nowMs: number): Promise<number> {
+      return cancelPending(db, { automation_id: automationId }, reason, nowMs);
     },
 
     /** A page of the log, ordered by id, and how many messages the filter finds. */
