@@ -22,8 +22,12 @@ export const REDACTED = "[redacted]";
  */
 const LOGGED_PARAMETER = /^(?:[a-z0-9]+_)*ids?$|^(?:from|to)_date$|^agg$|^page$|^per_page$|^res$/;
 
-/** The URL with every query value redacted except LOGGED_PARAMETER ones; the path is kept. */
-export function redactUrl(url: string): string {
+/** Paths that carry a secret: the signed token of a message's unsubscribe and survey links. */
+const SECRET_PATH = /^\/(unsubscribe|survey)\/[^/?]+/;
+
+/** The URL with every query value redacted except LOGGED_PARAMETER ones; the path is kept, but for a message link's token. */
+export function redactUrl(raw: string): string {
+  const url = raw.replace(SECRET_PATH, `/$1/${REDACTED}`);
   const q = url.indexOf("?");
   if (q === -1) return url;
   const pairs = url

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { linkKey, signToken } from "../../src/modules/messages/message-tokens.js";
 import { loadConfig } from "../../src/config.js";
 import { type RunningService, startService } from "../../src/server.js";
 import { type TestApp, locationParams, testAppOf } from "../helpers/app.js";
@@ -26,6 +27,9 @@ const CONFIGURED = {
   TWILIO_AUTH_TOKEN: "twilio-token-never-logged",
   TWILIO_FROM: "+15005550006",
   METRICS_TOKEN: "metrics-token-never-logged",
+  // Nothing listens there: sending fails, as it must without leaking the password.
+  SMTP_URL: "smtp://mailer:smtp-secret-never-logged@127.0.0.1:9",
+  MAIL_FROM: "wifi@example.com",
 };
 
 for (const dialect of DIALECTS) {
@@ -57,6 +61,7 @@ for (const dialect of DIALECTS) {
       base = `http://127.0.0.1:${service.httpPort}`;
       t = await testAppOf({ ...tdb, db: service.db }, service.app, config);
       for (const [k, v] of Object.entries({ ...CONFIGURED, ...oauth.env })) if (/SECRET|TOKEN/.test(k)) secrets.set(k, v);
+      secrets.set("SMTP password", "smtp-secret-never-logged");
       secrets.set("account identifier", t.identifier);
     });
     after(async () => {
@@ -190,6 +195,19 @@ for (const dialect of DIALECTS) {
         for (const c of unifi.calls) if (typeof c.headers["x-csrf-token"] === "string") secrets.set(`controller csrf ${c.headers["x-csrf-token"]}`, c.headers["x-csrf-token"]);
       } finally {
         await unifi.close();
+      }
+    });
+
+    it("messages: an unsubscribe and a survey link's tokens, a test e-mail through an SMTP server with a password", async () => {
+      const sent = await t.call("POST", "send-test-email", { to: "ops@example.net" });
+      assert.equal(sent.statusCode, 200, JSON.stringify(sent.body));
+      const key = await linkKey(service.db);
+      for (const purpose of ["u", "s"] as const) {
+        const token = signToken(key, purpose, sent.body.message_id);
+        secrets.set(`${purpose} link token`, token);
+        const path = purpose === "u" ? "unsubscribe" : "survey";
+        await fetch(`${base}/${path}/${token}?score=5`);
+        await fetch(`${base}/${path}/${token}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
       }
     });
 
