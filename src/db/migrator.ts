@@ -27,7 +27,7 @@ import * as guestSearch from "./migrations/2026-12-14T0100-guest-search.js";
 import * as guestRightsAndWebhooks from "./migrations/2026-12-15T0000-guest-rights-and-webhooks.js";
 import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vouchers.js";
 import * as coaRequests from "./migrations/2026-12-17T0000-coa-requests.js";
-import * as messages from "./migrations/2026-11-27T0400-messages.js";
+import * as messages from "./migrations/2026-12-18T0000-messages.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -49,7 +49,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-15T0000-guest-rights-and-webhooks", guestRightsAndWebhooks],
   ["2026-12-16T0000-consent-and-vouchers", consentAndVouchers],
   ["2026-12-17T0000-coa-requests", coaRequests],
-  ["2026-11-27T0400-messages", messages],
+  ["2026-12-18T0000-messages", messages],
 ];
 
 const TABLE = "kysely_migration";
