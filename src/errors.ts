@@ -37,7 +37,6 @@ export const msg = {
   json: (p: string) => `The ${p} must be a valid JSON string.`,
   email: (p: string) => `The ${p} must be a valid email address.`,
   url: (p: string) => `The ${p} must be a valid URL starting with http:// or https://.`,
-  alphaNum: (p: string) => `The ${p} may only contain letters and numbers.`,
   jsonObject: (p: string) => `The ${p} must be a JSON object.`,
   unknownKey: (p: string, key: string, allowed: readonly string[]) =>
     `The ${p} contains an unknown key "${key.slice(0, 50)}"; allowed keys: ${allowed.join(", ")}.`,

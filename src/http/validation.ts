@@ -6,6 +6,7 @@
 import { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { Ajv, type ErrorObject } from "ajv";
 import { AppError, type ErrorMessages, msg } from "../errors.js";
+import { parsePhoneNumberFromString } from "libphonenumber-js/min";
 import { MAC_RE } from "../mac-address.js";
 import { isCountryCode } from "./countries.js";
 
@@ -55,6 +56,32 @@ export function isIp(s: string): boolean {
   }
 }
 
+const US_PHONE = /^\(\d{3}\)\d{3}-\d{4}$/;
+const SPEC_INTL_PHONE = /^\+\d{1,3}\(\d{3}\)\d{3}-\d{4}$/;
+/**
+ * An international number as people write it: a leading `+` and its country code, then digits with
+ * spaces, dashes, dots or brackets between them (`+44 117 496 0123`, `+1 (416) 555-0199`), of a
+ * length that country's numbers can have (libphonenumber's metadata). A number without its country
+ * code is refused: it cannot be dialled from another country, and guessing the country is wrong for
+ * a chain that spans several.
+ */
+export function isInternationalPhone(s: string): boolean {
+  if (!/^\+\d[\d ().-]{3,24}\d$/.test(s) || /[ ().-]{3}/.test(s)) return false;
+  return parsePhoneNumberFromString(s)?.isPossible() === true;
+}
+
+/** Control characters (C0, DEL, C1), lone surrogates, and the Unicode line and paragraph separators. */
+const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
+/** A name as people write one (any script, spaces, punctuation), not blank and without control characters. */
+export function isName(s: string): boolean {
+  return s.trim().length > 0 && !CONTROL.test(s);
+}
+/** An SSID as IEEE 802.11 allows: 1 to 32 bytes of UTF-8, here without control characters. */
+export function isSsid(s: string): boolean {
+  const bytes = Buffer.byteLength(s, "utf8");
+  return bytes >= 1 && bytes <= 32 && !CONTROL.test(s);
+}
+
 const FORMATS: Record<string, { check: (s: string) => boolean; sentence: (p: string) => string }> = {
   date: { check: isCalendarDate, sentence: msg.date },
   email: {
@@ -63,16 +90,17 @@ const FORMATS: Record<string, { check: (s: string) => boolean; sentence: (p: str
   },
   country: { check: isCountryCode, sentence: msg.invalid },
   timezone: { check: isRegionCityZone, sentence: msg.invalid },
-  "phone-us": { check: (s) => /^\(\d{3}\)\d{3}-\d{4}$/.test(s), sentence: msg.format },
-  "phone-intl": { check: (s) => /^\+\d{1,3}\(\d{3}\)\d{3}-\d{4}$/.test(s), sentence: msg.format },
+  // The specification's own forms stay accepted exactly; international numbers as written are too.
+  "phone-us": { check: (s) => US_PHONE.test(s) || isInternationalPhone(s), sentence: msg.format },
+  "phone-intl": { check: (s) => SPEC_INTL_PHONE.test(s) || isInternationalPhone(s), sentence: msg.format },
   mac: { check: (s) => MAC_RE.test(s), sentence: msg.format },
   "hex-color": { check: (s) => /^([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$/.test(s), sentence: msg.format },
   "http-url": { check: isHttpUrl, sentence: msg.url },
   "http-url-or-empty": { check: (s) => s === "" || isHttpUrl(s), sentence: msg.url },
   ip: { check: isIp, sentence: msg.format },
   "ip-or-empty": { check: (s) => s === "" || isIp(s), sentence: msg.format },
-  "alpha-num": { check: (s) => /^[\p{L}\p{N}]+$/u.test(s), sentence: msg.alphaNum },
-  ssid: { check: (s) => /^[\p{L}\p{N}#]+$/u.test(s), sentence: msg.format },
+  ssid: { check: isSsid, sentence: msg.format },
+  name: { check: isName, sentence: msg.format },
 };
 for (const [name, f] of Object.entries(FORMATS)) ajv.addFormat(name, { type: "string", validate: f.check });
 

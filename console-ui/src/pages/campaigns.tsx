@@ -44,7 +44,7 @@ const METHODS = [
 ] as const;
 
 const TEXT_FIELDS: Field[] = [
-  { name: "name", label: "Name", required: true, maxLength: 100, hint: "Letters and digits only." },
+  { name: "name", label: "Name", required: true, maxLength: 100, hint: "Any script, spaces and punctuation." },
   { name: "ssid", label: "WiFi network name shown", maxLength: 32 },
   { name: "title_text", label: "Title", maxLength: 255 },
   { name: "footer_text", label: "Footer", type: "textarea", maxLength: 1000 },

@@ -19,8 +19,8 @@ export const CampaignWriteParams = Type.Object({
   template_campaign_id: Type.Optional(
     F.id("Required on create: a built-in template or one of the caller's own campaigns to copy."),
   ),
-  name: F.text(100, "Name of the campaign, letters and digits only.", { format: "alpha-num" }),
-  ssid: Type.Optional(F.text(32, "WiFi network name shown on the login page; letters, digits and #.", { format: "ssid" })),
+  name: F.text(100, "Name of the campaign: any script, spaces and punctuation, no control characters.", { format: "name" }),
+  ssid: Type.Optional(F.text(32, "WiFi network name shown on the login page: 1 to 32 bytes of UTF-8 as IEEE 802.11 allows, no control characters.", { format: "ssid" })),
   text_color: Type.Optional(F.text(6, "Login page text colour, hex without #.", { format: "hex-color" })),
   background: Type.Optional(F.text(6, "Login page background colour, hex without #.", { format: "hex-color" })),
   footer_text: Type.Optional(F.text(1000, "Footer text of the login page.")),

@@ -5,7 +5,7 @@ const Success = Type.Literal("success");
 
 export const CreateDeviceParams = Type.Object({
   identifier: F.identifier(),
-  device_name: F.text(255, "Name of the access point."),
+  device_name: F.text(255, "Name of the access point: any script, spaces and punctuation, no control characters.", { format: "name" }),
   // 64, not 17: a MAC with an extra pair should hear "format is invalid", not also a length error.
   mac_address: F.text(64, "MAC address of the access point, six colon-separated hex pairs.", { format: "mac" }),
   model_id: F.text(64, "A model id from GET /api/device-models."),

@@ -15,8 +15,8 @@ export const PASSWORD_MIN = 5;
 
 export const CreateSubUserParams = Type.Object({
   identifier: F.identifier(),
-  first_name: F.text(100, "First name."),
-  last_name: F.text(100, "Last name."),
+  first_name: F.text(100, "First name (no control characters).", { format: "name" }),
+  last_name: F.text(100, "Last name (no control characters).", { format: "name" }),
   // Both optional here: one of the two is required, which the service checks.
   email_address: Type.Optional(F.text(254, "E-mail address, unique across the service.", { format: "email" })),
   email: Type.Optional(F.text(254, "Alias of email_address.", { format: "email" })),
@@ -26,8 +26,8 @@ export const CreateSubUserParams = Type.Object({
   quickreport: YesNo("Send the quick report (1/true) or not (0/false)."),
   readonly: YesNo("Read-only sub-user (1/true): may call reading endpoints only."),
   quickreport_location_id: F.id("A location of the account that the quick report covers."),
-  phone_number: Type.Optional(F.text(17, "Phone number, +CC(YYY)ZZZ-XXXX.", { format: "phone-intl" })),
-  mobile_phone: Type.Optional(F.text(17, "Alias of phone_number.", { format: "phone-intl" })),
+  phone_number: Type.Optional(F.text(32, "Phone number, +CC(YYY)ZZZ-XXXX or international as written (+44 117 496 0123).", { format: "phone-intl" })),
+  mobile_phone: Type.Optional(F.text(32, "Alias of phone_number.", { format: "phone-intl" })),
 });
 
 export const CreateSubUserResponse = Type.Object({

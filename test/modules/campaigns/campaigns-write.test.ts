@@ -152,9 +152,9 @@ for (const dialect of DIALECTS) {
     it("reports every failing field at once and writes nothing", async () => {
       const before = await t.call("GET", "campaign-list");
       const res = await t.call("POST", "create-or-update-campaign", {
-        name: "Bad Name!",
+        name: "Bad\u0007Name",
         template_campaign_id: 999999,
-        ssid: "my ssid",
+        ssid: "my\tssid",
         text_color: "zzz",
         background: "#fff",
         redirect_url: "ftp://example.com/",
@@ -164,7 +164,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(res.statusCode, 400);
       assert.deepEqual(res.body.message, {
-        name: ["The name may only contain letters and numbers."],
+        name: ["The name format is invalid."],
         template_campaign_id: ["The selected template_campaign_id is invalid."],
         ssid: ["The ssid format is invalid."],
         text_color: ["The text_color format is invalid."],
