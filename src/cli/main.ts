@@ -1,5 +1,5 @@
 /**
- * guestwifi serve | migrate | account create | account set-password | demo | guest export | guest erase | mail test |
+ * guestwifi serve | migrate | account create | account set-password | backup | copy-database | demo | guest export | guest erase | mail test |
  * quick-report | help. Each command's options are declared
  * in COMMANDS and checked before it runs (command-line.ts); `--help` works everywhere.
  * Exit codes: 0 done, 1 failed (configuration, database), 2 command line refused, 128+n on signal n.
@@ -23,6 +23,7 @@ import {
   usageLine,
 } from "./command-line.js";
 import { backupCommand } from "./backup-command.js";
+import { copyDatabaseCommand } from "./copy-database-command.js";
 import { demoCommand } from "./demo-command.js";
 import { guestEraseCommand, guestExportCommand } from "./guest-command.js";
 import { mailTestCommand, quickReportCommand } from "./messages-command.js";
@@ -182,6 +183,7 @@ const COMMANDS: Command[] = [
     },
   },
   backupCommand,
+  copyDatabaseCommand,
   {
     spec: setPasswordSpec,
     async run(flags) {
