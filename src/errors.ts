@@ -34,6 +34,7 @@ export const msg = {
   dateAfter: (p: string, other: string) => `The ${p} must be a date after or equal to ${other}.`,
   dateWithin: (p: string, n: number, other: string) => `The ${p} must be a date within ${n} days after ${other}.`,
   taken: (p: string) => `The ${p} has already been taken.`,
+  scopedCreate: (what: string) => `This identifier may not create ${what}; it works within the locations of its scope.`,
   json: (p: string) => `The ${p} must be a valid JSON string.`,
   email: (p: string) => `The ${p} must be a valid email address.`,
   url: (p: string) => `The ${p} must be a valid URL starting with http:// or https://.`,

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { AppError } from "../errors.js";
 import type { SessionCaller } from "../http/api-route.js";
+import { inScope } from "../http/caller.js";
 import { type MinuteLimit, clientAddressKey, minuteLimit } from "../http/rate-limit.js";
 import { isCalendarDate } from "../http/validation.js";
 import { canonicalMac } from "../mac-address.js";
@@ -227,7 +228,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
     else if (isCalendarDate(from) && daysBetween(from, to).length > OVERVIEW_MAX_DAYS) {
       failures.to_date = [`The range may cover at most ${OVERVIEW_MAX_DAYS} days.`];
     }
-    const all = await deps.repos.locations.listLive(deps.db, user.caller.accountId);
+    const all = (await deps.repos.locations.listLive(deps.db, user.caller.accountId)).filter((l) => inScope(user.caller, l.id));
     let chosen = all;
     if (q.location_id !== undefined && q.location_id !== "" && q.location_id !== "0") {
       chosen = all.filter((l) => String(l.id) === q.location_id);
@@ -245,12 +246,15 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
     const beforeId = before !== undefined && /^\d{1,10}$/.test(before) ? Number(before) : null;
     const mac = /^[0-9a-fA-F]{2}([:-]?[0-9a-fA-F]{2}){5}$/.test(text) ? canonicalMac(text) : null;
     const rows = await deps.repos.guests.search(deps.db, user.caller.accountId, { text, mac, beforeId, limit: GUEST_PAGE + 1 });
-    const page = rows.slice(0, GUEST_PAGE);
+    // A scoped sub-user sees the guests of its locations only (a page may then be shorter).
+    const scope = user.caller.locationScope;
+    const seen = scope === null ? null : await deps.repos.guests.seenAt(deps.db, rows.slice(0, GUEST_PAGE).map((g) => g.id), scope);
+    const page = rows.slice(0, GUEST_PAGE).filter((g) => seen === null || seen.has(g.id));
     const macs = await deps.repos.guests.macsOf(deps.db, user.caller.accountId, page.map((g) => g.id));
     return {
       status: "success",
       data: page.map((g) => ({ ...g, macs: macs.filter((m) => m.guest_id === g.id).map((m) => m.client_mac) })),
-      next_before_id: rows.length > GUEST_PAGE ? page[page.length - 1].id : null,
+      next_before_id: rows.length > GUEST_PAGE ? rows[GUEST_PAGE - 1].id : null,
     };
   });
 
@@ -258,6 +262,10 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
     const user = await requireUser(request, false);
     const id = Number(request.query.id);
     const [guest] = Number.isSafeInteger(id) && id > 0 ? await deps.repos.guests.findOwned(deps.db, user.caller.accountId, [id]) : [];
+    const scope = user.caller.locationScope;
+    if (guest && scope !== null && !(await deps.repos.guests.seenAt(deps.db, [guest.id], scope)).has(guest.id)) {
+      throw new AppError(404, { id: ["The selected guest is invalid."] });
+    }
     if (!guest) throw new AppError(404, { id: ["The selected guest is invalid."] });
     const [macs, logins] = await Promise.all([
       deps.repos.guests.macsOf(deps.db, user.caller.accountId, [guest.id]),

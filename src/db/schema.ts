@@ -31,6 +31,10 @@ export interface SubUsersTable {
   quickreport_location_id: number;
   /** daily or weekly */
   quickreport_frequency: Generated<string>;
+  /** Set while the sub-user is disabled: no sign-in, no API call, no quick report. */
+  disabled_at: string | null;
+  /** The locations it may see and change, ",1,2," (list-column.ts); "" for every location of the account. */
+  location_scope: Generated<string>;
   date_created: string;
   last_modified: string;
 }

@@ -15,7 +15,7 @@ import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config.js";
-import type { DB } from "../db/database.js";
+import { type DB, changeGeneration } from "../db/database.js";
 import { retryingTransaction } from "../db/transaction.js";
 import { DomainError, type DomainErrorCode } from "../domain-errors.js";
 import { AppError, httpErrors } from "../errors.js";
@@ -160,7 +160,9 @@ function sameToken(a: string, b: string): boolean {
  */
 export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance, opts: ApiRouterOptions<D>): Promise<ApiRouter<D>> {
   const { deps, config } = opts;
-  const callers = new CallerResolver(opts.lookupCaller);
+  // Identifiers and sub-users are catalogue rows: a revoked identifier, a disabled sub-user or a new
+  // scope empties the cache at the next call, on every instance.
+  const callers = new CallerResolver(opts.lookupCaller, { generation: () => changeGeneration(deps.db, true) });
   const limit = apiRateLimit(app, config.apiRateLimitPerMinute, callers);
   app.decorateRequest("caller", null);
 

@@ -12,6 +12,16 @@ export interface Caller {
   /** The sub-user behind the identifier, or null for the account's own identifier. */
   subUserId: number | null;
   readonly: boolean;
+  /**
+   * A sub-user's scope: the only locations it may see and change (and what hangs off them), or null
+   * for every location of the account (owners always).
+   */
+  locationScope: number[] | null;
+}
+
+/** Whether the caller may see and change this location (its account's own is checked elsewhere). */
+export function inScope(caller: Caller, locationId: number): boolean {
+  return caller.locationScope === null || caller.locationScope.includes(locationId);
 }
 
 /** The caller behind a (trimmed, non-empty) identifier, or undefined when it is unknown, revoked or orphaned. */
@@ -35,9 +45,19 @@ export function identifierOf(req: FastifyRequest): string | undefined {
 }
 
 export interface CallerResolverOptions {
-  /** How long a resolved identifier is trusted without asking again (revocation waits at most this). */
+  /**
+   * How long a resolved identifier is trusted without asking again, when the database cannot say
+   * whether identifiers changed (revocation waits at most this).
+   */
   ttlMs?: number;
   maxEntries?: number;
+  /**
+   * A token that changes when identifiers or sub-users may have changed, on any instance (the
+   * catalogue's change generation, src/db/database.ts); undefined when unknown. A change empties
+   * the cache, so a revoked identifier, a disabled or deleted sub-user and a new scope take effect
+   * at the next call.
+   */
+  generation?: () => string | undefined;
 }
 
 /**
@@ -48,16 +68,32 @@ export interface CallerResolverOptions {
 export class CallerResolver {
   private readonly cache: LRUCache<string, Caller>;
 
+  private heldGeneration: string | undefined;
+  private readonly generation: () => string | undefined;
+
   constructor(
     private readonly lookup: CallerLookup,
     opts: CallerResolverOptions = {},
   ) {
     this.cache = new LRUCache({ max: opts.maxEntries ?? 10_000, ttl: opts.ttlMs ?? 10_000 });
+    this.generation = opts.generation ?? (() => undefined);
+  }
+
+  /** Empties the cache when the identifiers may have changed since it was filled. */
+  private fresh(): void {
+    // Unknown (PostgreSQL while its change watch reconnects): the TTL bounds what is kept.
+    const gen = this.generation();
+    if (gen !== undefined && gen !== this.heldGeneration) {
+      this.cache.clear();
+      this.heldGeneration = gen;
+    }
   }
 
   /** The caller of an identifier resolved lately, without asking the database. */
   cached(identifier: string | undefined): Caller | undefined {
-    return identifier === undefined ? undefined : this.cache.get(identifier.trim());
+    if (identifier === undefined) return undefined;
+    this.fresh();
+    return this.cache.get(identifier.trim());
   }
 
   /** Drops the cached identifiers of an account's owner (its identifier was rotated). */
@@ -72,6 +108,7 @@ export class CallerResolver {
     if (identifier.length > 255) throw httpErrors.identifierInvalid();
     // Keyed by the identifier itself: hashing on every call cost more than the rest of a cached look-up.
     const key = identifier.trim();
+    this.fresh();
     const hit = this.cache.get(key);
     if (hit) return hit;
     const caller = await this.lookup(key);

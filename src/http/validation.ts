@@ -93,6 +93,7 @@ const FORMATS: Record<string, { check: (s: string) => boolean; sentence: (p: str
   // The specification's own forms stay accepted exactly; international numbers as written are too.
   "phone-us": { check: (s) => US_PHONE.test(s) || isInternationalPhone(s), sentence: msg.format },
   "phone-intl": { check: (s) => SPEC_INTL_PHONE.test(s) || isInternationalPhone(s), sentence: msg.format },
+  "phone-intl-or-empty": { check: (s) => s === "" || SPEC_INTL_PHONE.test(s) || isInternationalPhone(s), sentence: msg.format },
   mac: { check: (s) => MAC_RE.test(s), sentence: msg.format },
   "hex-color": { check: (s) => /^([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$/.test(s), sentence: msg.format },
   "http-url": { check: isHttpUrl, sentence: msg.url },

@@ -5,6 +5,7 @@ export interface CallerRow {
   account_id: number;
   sub_user_id: number | null;
   readonly: number | null;
+  location_scope: string | null;
 }
 
 /** Accounts and their API identifiers. Holds no state: made per app like every repository. */
@@ -116,10 +117,10 @@ export function createAccountRepository() {
       return db
         .selectFrom("api_identifiers as i")
         .leftJoin("sub_users as s", "s.id", "i.sub_user_id")
-        .select(["i.account_id", "i.sub_user_id", "s.readonly"])
+        .select(["i.account_id", "i.sub_user_id", "s.readonly", "s.location_scope"])
         .where("i.token_hash", "=", tokenHash)
         .where("i.revoked_at", "is", null)
-        .where((eb) => eb.or([eb("i.sub_user_id", "is", null), eb("s.id", "is not", null)]))
+        .where((eb) => eb.or([eb("i.sub_user_id", "is", null), eb.and([eb("s.id", "is not", null), eb("s.disabled_at", "is", null)])]))
         .executeTakeFirst();
     },
   };

@@ -3,27 +3,17 @@ import { nowDatetime } from "../../db/time.js";
 import { inTransaction, isUniqueViolation } from "../../db/transaction.js";
 import type { Caller } from "../../http/caller.js";
 import type { Ctx } from "../context.js";
+import { scopeOf } from "../subusers/scope.js";
 import { hashIdentifier, newIdentifier } from "./identifier.js";
-import { hashPassword, passwordMatches } from "./password.js";
+import { hashPassword, passwordMatches, passwordProblem } from "./password.js";
 
 export class AccountExistsError extends Error {}
 export class UnknownAccountError extends Error {}
 /** A password the owner may not have: the message says why. */
 export class OwnerPasswordError extends Error {}
 
-/** Owner passwords: at least this many characters (by code point), at most the second. */
-export const OWNER_PASSWORD_MIN = 10;
-export const OWNER_PASSWORD_MAX = 1024;
-
-/** Why `password` cannot be an owner's password, or undefined when it can. */
-export function ownerPasswordProblem(password: string): string | undefined {
-  const length = [...password].length;
-  if (length === 0) return "the password is empty";
-  if (length < OWNER_PASSWORD_MIN) return `the password must have at least ${OWNER_PASSWORD_MIN} characters (it has ${length})`;
-  if (length > OWNER_PASSWORD_MAX) return `the password must have at most ${OWNER_PASSWORD_MAX} characters`;
-  if (/[\r\n]/.test(password)) return "the password must be one line";
-  return undefined;
-}
+/** Why `password` cannot be an owner's password (the rule of every password: password.ts), or undefined. */
+export const ownerPasswordProblem = passwordProblem;
 
 async function hashOwnerPassword(password: string): Promise<string> {
   const problem = ownerPasswordProblem(password);
@@ -59,7 +49,7 @@ export async function createAccount(ctx: Ctx, email: string, password?: string):
 export async function findCaller(ctx: Ctx, identifier: string): Promise<Caller | undefined> {
   const row = await ctx.repos.accounts.findCallerByHash(ctx.db, hashIdentifier(identifier));
   if (!row) return undefined;
-  return { accountId: row.account_id, subUserId: row.sub_user_id, readonly: row.readonly === 1 };
+  return { accountId: row.account_id, subUserId: row.sub_user_id, readonly: row.readonly === 1, locationScope: scopeOf(row.location_scope) };
 }
 
 /**

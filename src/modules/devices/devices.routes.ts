@@ -1,4 +1,5 @@
 import { type ApiRouter, ok } from "../../http/api-route.js";
+import { inScope } from "../../http/caller.js";
 import { msg } from "../../errors.js";
 import type { Ctx } from "../context.js";
 import { DEVICE_MODELS, findDeviceModel } from "./device-models.js";
@@ -21,6 +22,9 @@ export function deviceRoutes(api: ApiRouter<Ctx>): void {
       access: "write",
       params: S.CreateDeviceParams,
       checks: [
+        ({ caller, fail }) => {
+          if (caller.locationScope !== null) fail("identifier", msg.scopedCreate("devices"));
+        },
         ({ p, fail }) => {
           if (p.model_id !== undefined && !findDeviceModel(p.model_id.trim())) fail("model_id", msg.invalid("model_id"));
         },
@@ -65,7 +69,7 @@ export function deviceRoutes(api: ApiRouter<Ctx>): void {
     params: S.DeviceListParams,
     response: S.DevicesResponse,
     handler: async ({ ctx, caller }) => {
-      const rows = await ctx.repos.devices.listByAccount(ctx.db, caller.accountId);
+      const rows = (await ctx.repos.devices.listByAccount(ctx.db, caller.accountId)).filter((d) => caller.locationScope === null || (d.location_id !== null && inScope(caller, d.location_id)));
       const now = Date.now();
       return ok({ data: rows.map((row) => devices.toDeviceRecord(row, !caller.readonly, now)) });
     },

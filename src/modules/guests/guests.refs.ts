@@ -9,6 +9,12 @@ export const GUEST_RANK = 40;
 /** A guest of the caller's account. */
 export const ownedGuest = refsOf<Ctx, GuestRow>({
   rank: GUEST_RANK,
-  find: ({ ctx, caller, lock }, ids) => ctx.repos.guests.findOwned(ctx.db, caller.accountId, ids, lock),
+  // A scoped sub-user names only guests who logged in at one of its locations.
+  find: async ({ ctx, caller, lock }, ids) => {
+    const rows = await ctx.repos.guests.findOwned(ctx.db, caller.accountId, ids, lock);
+    if (caller.locationScope === null || rows.length === 0) return rows;
+    const seen = await ctx.repos.guests.seenAt(ctx.db, rows.map((g) => g.id), caller.locationScope);
+    return rows.filter((g) => seen.has(g.id));
+  },
   idOf: (row) => row.id,
 });

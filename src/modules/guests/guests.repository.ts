@@ -182,6 +182,19 @@ export function createGuestRepository() {
       return withRowLock(db, db.selectFrom("guests").selectAll().where("account_id", "=", accountId).where("id", "in", ids), lock).execute();
     },
 
+    /** Which of the guests logged in at one of the locations. */
+    async seenAt(db: DB, guestIds: number[], locationIds: number[]): Promise<Set<number>> {
+      if (guestIds.length === 0 || locationIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("guest_locations")
+        .select("guest_id")
+        .distinct()
+        .where("guest_id", "in", guestIds)
+        .where("location_id", "in", locationIds)
+        .execute();
+      return new Set(rows.map((r) => r.guest_id));
+    },
+
     /** The guests, their rows locked until the transaction ends (erasure). */
     async findOwnedForUpdate(db: DB, accountId: number, ids: number[]): Promise<GuestRow[]> {
       return this.findOwned(db, accountId, ids, "update");

@@ -1,4 +1,6 @@
+import { msg } from "../../errors.js";
 import { type ApiRouter, SerializedJson, ok } from "../../http/api-route.js";
+import { inScope } from "../../http/caller.js";
 import type { Ctx } from "../context.js";
 import { ownedDevice } from "../devices/devices.refs.js";
 import { liveLocation, ownedLocation } from "./locations.refs.js";
@@ -19,6 +21,11 @@ export function locationRoutes(api: ApiRouter<Ctx>): void {
     access: "write",
     params: S.LocationWriteParams,
     refs: { location_id: liveLocation.one("update") },
+    checks: [
+      ({ caller, given, fail }) => {
+        if (caller.locationScope !== null && !given("location_id")) fail("identifier", msg.scopedCreate("locations"));
+      },
+    ],
     response: S.LocationWriteResponse,
     handler: async ({ ctx, caller }, p, r) => {
       const input = {
@@ -75,7 +82,7 @@ export function locationRoutes(api: ApiRouter<Ctx>): void {
     params: S.LocationListParams,
     response: S.LocationsResponse,
     handler: async ({ ctx, caller, config }) => {
-      const rows = await ctx.repos.locations.listLive(ctx.db, caller.accountId);
+      const rows = (await ctx.repos.locations.listLive(ctx.db, caller.accountId)).filter((l) => inScope(caller, l.id));
       return ok({ data: rows.map((row) => locations.toLocationRecord(row, config.publicUrl)) });
     },
   });

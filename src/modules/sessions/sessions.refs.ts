@@ -1,4 +1,5 @@
 /** What a route's id parameter may name among RADIUS sessions (see src/http/refs.ts). */
+import { inScope } from "../../http/caller.js";
 import { refsOf } from "../../http/refs.js";
 import type { Ctx } from "../context.js";
 import type { OwnedSessionRow } from "./sessions.repository.js";
@@ -12,6 +13,7 @@ export const SESSION_RANK = 50;
  */
 export const ownedSession = refsOf<Ctx, OwnedSessionRow>({
   rank: SESSION_RANK,
-  find: ({ ctx, caller }, ids) => ctx.repos.sessions.findOwned(ctx.db, caller.accountId, ids),
+  find: async ({ ctx, caller }, ids) =>
+    (await ctx.repos.sessions.findOwned(ctx.db, caller.accountId, ids)).filter((s) => caller.locationScope === null || (s.location_id !== null && inScope(caller, s.location_id))),
   idOf: (row) => row.id,
 });

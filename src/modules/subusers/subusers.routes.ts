@@ -3,6 +3,8 @@ import { type ApiRouter, ok } from "../../http/api-route.js";
 import type { Ctx } from "../context.js";
 import { liveLocation } from "../locations/locations.refs.js";
 import * as S from "./subusers.schemas.js";
+import { hashPassword } from "../accounts/password.js";
+import { ownedSubUser } from "./subusers.refs.js";
 import * as subUsers from "./subusers.service.js";
 
 const tags = ["Sub-users"];
@@ -32,7 +34,7 @@ export function subUserRoutes(api: ApiRouter<Ctx>): void {
       // A read-only sub-user hears that it is read-only before anything else; other sub-users that they may not.
       access: "manage-sub-users",
       params: S.CreateSubUserParams,
-      refs: { quickreport_location_id: liveLocation.one() },
+      refs: { quickreport_location_id: liveLocation.one(), location_ids: liveLocation.list(1000) },
       checks: [
         async ({ ctx, p, given, fail }) => {
           const param = emailParam(given);
@@ -57,6 +59,7 @@ export function subUserRoutes(api: ApiRouter<Ctx>): void {
           password: p.password,
           quickreport: yes(p.quickreport),
           readonly: yes(p.readonly),
+          locationIds: r.location_ids?.map((l) => l.id),
         };
         const { subUserId, identifier } = await subUsers.createSubUser(ctx, caller.accountId, input, r.quickreport_location_id);
         return ok({ message: "Sub User has been successfully created.", sub_user_id: subUserId, identifier, device_id: subUserId });
@@ -75,6 +78,89 @@ export function subUserRoutes(api: ApiRouter<Ctx>): void {
     handler: async ({ ctx, caller }) => {
       const rows = await ctx.repos.subUsers.listByAccount(ctx.db, caller.accountId);
       return ok({ data: rows.map(subUsers.toSubUserRecord) });
+    },
+  });
+
+  api.route({
+    method: "POST",
+    url: "/api/update-sub-user",
+    summary: "Change a sub-user of the calling account: names, e-mail, password, read-only, quick report, scope (account identifier only)",
+    description:
+      "Fields not given keep their value. A new password ends the sub-user's console sessions; read-only and the scope " +
+      "(location_ids, empty for every location) apply from its next request on every instance.",
+    tags,
+    access: "manage-sub-users",
+    params: S.UpdateSubUserParams,
+    refs: { sub_user_id: ownedSubUser.one("update"), quickreport_location_id: liveLocation.one(), location_ids: liveLocation.list(1000) },
+    checks: [
+      async ({ ctx, p, given, refs, fail }) => {
+        const param = emailParam(given);
+        const email = p[param];
+        if (email === undefined || refs.sub_user_id === undefined) return;
+        const holder = await ctx.repos.subUsers.findByEmail(ctx.db, email.trim().toLowerCase());
+        if (holder && holder.id !== refs.sub_user_id.id) fail(param, msg.taken(param));
+      },
+    ],
+    errorParams: { "email-taken": (p) => (p.email_address !== undefined ? "email_address" : "email") },
+    response: S.SubUserWriteResponse,
+    handler: async ({ ctx }, p, r) => {
+      // Hashed inside the route's transaction: a password change is rare, and the row is held meanwhile.
+      const passwordHash = p.password === undefined ? undefined : await hashPassword(p.password);
+      const phone = p.phone_number ?? p.mobile_phone;
+      await subUsers.updateSubUser(
+        ctx,
+        r.sub_user_id,
+        {
+          firstName: p.first_name,
+          lastName: p.last_name,
+          email: p.email_address ?? p.email,
+          phoneNumber: phone,
+          quickreport: p.quickreport === undefined ? undefined : yes(p.quickreport),
+          readonly: p.readonly === undefined ? undefined : yes(p.readonly),
+          quickreportLocationId: r.quickreport_location_id?.id,
+          locationIds: r.location_ids?.map((l) => l.id),
+        },
+        passwordHash,
+      );
+      return ok({ message: "Sub User has been successfully updated." });
+    },
+  });
+
+  for (const [action, disabled, done] of [
+    ["disable", true, "disabled"],
+    ["enable", false, "enabled"],
+  ] as const) {
+    api.route({
+      method: "POST",
+      url: `/api/${action}-sub-user`,
+      summary:
+        action === "disable"
+          ? "Disable a sub-user: its sign-ins, API calls and quick reports stop at once on every instance; its record stays"
+          : "Enable a disabled sub-user again",
+      tags,
+      access: "manage-sub-users",
+      params: S.SubUserIdParams,
+      refs: { sub_user_id: ownedSubUser.one("update") },
+      response: S.SubUserWriteResponse,
+      handler: async ({ ctx }, _p, r) => {
+        await subUsers.setSubUserDisabled(ctx, r.sub_user_id, disabled);
+        return ok({ message: `Sub User has been successfully ${done}.` });
+      },
+    });
+  }
+
+  api.route({
+    method: "POST",
+    url: "/api/delete-sub-user",
+    summary: "Delete a sub-user with its identifier and console sessions; they stop at once on every instance",
+    tags,
+    access: "manage-sub-users",
+    params: S.SubUserIdParams,
+    refs: { sub_user_id: ownedSubUser.one("update") },
+    response: S.SubUserWriteResponse,
+    handler: async ({ ctx }, _p, r) => {
+      await subUsers.deleteSubUser(ctx, r.sub_user_id);
+      return ok({ message: "Sub User has been successfully deleted." });
     },
   });
 }

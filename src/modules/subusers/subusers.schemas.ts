@@ -11,7 +11,13 @@ const YesNo = (description: string) =>
     "x-values": ["0", "1", "true", "false"],
   });
 
-export const PASSWORD_MIN = 5;
+import { PASSWORD_MAX, PASSWORD_MIN } from "../accounts/password.js";
+
+const LOCATION_SCOPE = "The locations the sub-user may see and change, comma-separated ids of live locations; empty or absent for every location of the account. Outside them its calls are refused like another account's.";
+const password = (what: string) =>
+  F.text(PASSWORD_MAX, `${what}, at least ${PASSWORD_MIN} characters (the rule of owners' passwords too); stored only as a salted scrypt hash.`, {
+    minLength: PASSWORD_MIN,
+  });
 
 export const CreateSubUserParams = Type.Object({
   identifier: F.identifier(),
@@ -20,15 +26,37 @@ export const CreateSubUserParams = Type.Object({
   // Both optional here: one of the two is required, which the service checks.
   email_address: Type.Optional(F.text(254, "E-mail address, unique across the service.", { format: "email" })),
   email: Type.Optional(F.text(254, "Alias of email_address.", { format: "email" })),
-  password: F.text(200, `Password, at least ${PASSWORD_MIN} characters; stored only as a salted scrypt hash.`, {
-    minLength: PASSWORD_MIN,
-  }),
+  password: password("Password"),
   quickreport: YesNo("Send the quick report (1/true) or not (0/false)."),
   readonly: YesNo("Read-only sub-user (1/true): may call reading endpoints only."),
   quickreport_location_id: F.id("A location of the account that the quick report covers."),
   phone_number: Type.Optional(F.text(32, "Phone number, +CC(YYY)ZZZ-XXXX or international as written (+44 117 496 0123).", { format: "phone-intl" })),
   mobile_phone: Type.Optional(F.text(32, "Alias of phone_number.", { format: "phone-intl" })),
+  location_ids: Type.Optional(F.idList(LOCATION_SCOPE)),
 });
+
+export const UpdateSubUserParams = Type.Object({
+  identifier: F.identifier(),
+  sub_user_id: F.id("A sub-user of the calling account."),
+  first_name: Type.Optional(F.text(100, "First name (no control characters).", { format: "name" })),
+  last_name: Type.Optional(F.text(100, "Last name (no control characters).", { format: "name" })),
+  email_address: Type.Optional(F.text(254, "E-mail address, unique across the service.", { format: "email" })),
+  email: Type.Optional(F.text(254, "Alias of email_address.", { format: "email" })),
+  password: Type.Optional(password("A new password; its console sessions end")),
+  quickreport: Type.Optional(YesNo("Send the quick report (1/true) or not (0/false).")),
+  readonly: Type.Optional(YesNo("Read-only sub-user (1/true): may call reading endpoints only.")),
+  quickreport_location_id: Type.Optional(F.id("A location of the account that the quick report covers.")),
+  phone_number: Type.Optional(F.text(32, "Phone number as for create-sub-user; empty removes it.", { format: "phone-intl-or-empty" })),
+  mobile_phone: Type.Optional(F.text(32, "Alias of phone_number.", { format: "phone-intl-or-empty" })),
+  location_ids: Type.Optional(F.idList(LOCATION_SCOPE)),
+});
+
+export const SubUserIdParams = Type.Object({
+  identifier: F.identifier(),
+  sub_user_id: F.id("A sub-user of the calling account."),
+});
+
+export const SubUserWriteResponse = Type.Object({ status: Success, message: Type.String() });
 
 export const CreateSubUserResponse = Type.Object({
   status: Success,
@@ -47,6 +75,8 @@ export const SubUserRecord = Type.Object({
   quickreport: Type.Integer(),
   readonly: Type.Integer(),
   quickreport_location_id: Type.Integer(),
+  disabled: Type.Integer({ description: "1 while the sub-user is disabled (no sign-in, no API call, no quick report)." }),
+  location_ids: Type.Array(Type.Integer(), { description: "The locations it may see and change; empty for every location of the account." }),
   date_created: Type.String(),
   last_modified: Type.String(),
 });

@@ -9,6 +9,7 @@ import type { LocationRow } from "../locations/locations.repository.js";
 import { hashPassword, passwordMatches } from "../accounts/password.js";
 import type { SubUserRecord } from "./subusers.schemas.js";
 import type { SubUserRow } from "./subusers.repository.js";
+import { scopeOf, scopeText } from "./scope.js";
 
 export function toSubUserRecord(row: SubUserRow): Static<typeof SubUserRecord> {
   return {
@@ -20,6 +21,8 @@ export function toSubUserRecord(row: SubUserRow): Static<typeof SubUserRecord> {
     quickreport: row.quickreport,
     readonly: row.readonly,
     quickreport_location_id: row.quickreport_location_id,
+    disabled: row.disabled_at === null ? 0 : 1,
+    location_ids: scopeOf(row.location_scope) ?? [],
     date_created: row.date_created,
     last_modified: row.last_modified,
   };
@@ -43,6 +46,8 @@ export interface SubUserInput {
   password: string;
   quickreport: boolean;
   readonly: boolean;
+  /** The locations it may see and change; empty or absent for every location of the account. */
+  locationIds?: number[];
 }
 
 /**
@@ -74,6 +79,7 @@ export async function createSubUser(
         quickreport: input.quickreport ? 1 : 0,
         readonly: input.readonly ? 1 : 0,
         quickreport_location_id: quickreportLocation.id,
+        location_scope: scopeText(input.locationIds ?? []),
         date_created: now,
         last_modified: now,
       });
@@ -99,7 +105,8 @@ export async function verifySubUserPassword(
   password: string,
 ): Promise<{ subUserId: number; accountId: number; readonly: boolean } | undefined> {
   const row = await ctx.repos.subUsers.findCredentialsByEmail(ctx.db, normalEmail(email));
-  if (!(await passwordMatches(password, row?.password_hash)) || !row) return undefined;
+  // A disabled sub-user gets the answer of a wrong password, after the same work.
+  if (!(await passwordMatches(password, row?.password_hash)) || !row || row.disabled_at !== null) return undefined;
   return { subUserId: row.id, accountId: row.account_id, readonly: row.readonly === 1 };
 }
 
@@ -111,4 +118,58 @@ export async function verifySubUserPassword(
 export async function quickReportLocationsOf(ctx: Ctx, sub: SubUserRow): Promise<LocationRow[]> {
   const [own] = await ctx.repos.locations.findOwnedLive(ctx.db, sub.account_id, [sub.quickreport_location_id]);
   return own ? [own] : ctx.repos.locations.listLive(ctx.db, sub.account_id);
+}
+
+/** What update-sub-user may change; absent fields keep their value. */
+export interface SubUserChanges {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phoneNumber?: string;
+  password?: string;
+  quickreport?: boolean;
+  readonly?: boolean;
+  quickreportLocationId?: number;
+  /** Empty: every location of the account. */
+  locationIds?: number[];
+}
+
+/**
+ * Changes a sub-user in the route's transaction. A new password ends its console sessions (its API
+ * identifier stays, as an owner's does); a new e-mail must be free across the service. Read-only,
+ * scope and the rest take effect at its next request on every instance (identifiers and sub-users
+ * are catalogue rows: caller.ts).
+ */
+export async function updateSubUser(ctx: Ctx, sub: SubUserRow, changes: SubUserChanges, passwordHash: string | undefined): Promise<void> {
+  const values = {
+    ...(changes.firstName !== undefined ? { first_name: changes.firstName.trim() } : {}),
+    ...(changes.lastName !== undefined ? { last_name: changes.lastName.trim() } : {}),
+    ...(changes.email !== undefined ? { email: normalEmail(changes.email) } : {}),
+    ...(changes.phoneNumber !== undefined ? { phone_number: changes.phoneNumber === "" ? null : changes.phoneNumber } : {}),
+    ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
+    ...(changes.quickreport !== undefined ? { quickreport: changes.quickreport ? 1 : 0 } : {}),
+    ...(changes.readonly !== undefined ? { readonly: changes.readonly ? 1 : 0 } : {}),
+    ...(changes.quickreportLocationId !== undefined ? { quickreport_location_id: changes.quickreportLocationId } : {}),
+    ...(changes.locationIds !== undefined ? { location_scope: scopeText(changes.locationIds) } : {}),
+  };
+  try {
+    await ctx.repos.subUsers.update(ctx.db, sub.id, { ...values, last_modified: nowDatetime() });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw domainErrors.emailTaken();
+    throw err;
+  }
+  if (passwordHash !== undefined) await ctx.repos.console.deleteSessionsOf(ctx.db, sub.account_id, sub.id);
+}
+
+/** Disables (no sign-in, no API call, no quick report; its console sessions end) or enables a sub-user. */
+export async function setSubUserDisabled(ctx: Ctx, sub: SubUserRow, disabled: boolean): Promise<void> {
+  const now = nowDatetime();
+  if (disabled === (sub.disabled_at !== null)) return;
+  await ctx.repos.subUsers.update(ctx.db, sub.id, { disabled_at: disabled ? now : null, last_modified: now });
+  if (disabled) await ctx.repos.console.deleteSessionsOf(ctx.db, sub.account_id, sub.id);
+}
+
+/** Deletes a sub-user, its identifier and its console sessions. */
+export async function deleteSubUser(ctx: Ctx, sub: SubUserRow): Promise<void> {
+  await ctx.repos.subUsers.delete(ctx.db, sub.id);
 }

@@ -22,11 +22,13 @@ async function removeSubUserRow(t: TestApp, id: number): Promise<void> {
 
 const LIST_KEYS = [
   "date_created",
+  "disabled",
   "email",
   "first_name",
   "id",
   "last_modified",
   "last_name",
+  "location_ids",
   "phone_number",
   "quickreport",
   "quickreport_location_id",
@@ -136,7 +138,7 @@ for (const dialect of DIALECTS) {
         first_name: ["The first_name may not be greater than 100 characters."],
         last_name: ["The last_name may not be greater than 100 characters."],
         email_address: ["The email_address must be a valid email address."],
-        password: ["The password must be at least 5 characters."],
+        password: ["The password must be at least 10 characters."],
         quickreport: ["The quickreport must be one of: 0, 1, true, false."],
         readonly: ["The readonly must be one of: 0, 1, true, false."],
         quickreport_location_id: ["The quickreport_location_id must be an integer."],
@@ -157,8 +159,8 @@ for (const dialect of DIALECTS) {
         email: ["The email must be a valid email address."],
         mobile_phone: ["The mobile_phone format is invalid."],
       });
-      const exact = await t.call("POST", "create-sub-user", subUserParams(locationId, { first_name: "f".repeat(100), password: "12345" }));
-      assert.equal(exact.statusCode, 200, "100 characters and a 5-character password are allowed");
+      const exact = await t.call("POST", "create-sub-user", subUserParams(locationId, { first_name: "f".repeat(100), password: "1234567890" }));
+      assert.equal(exact.statusCode, 200, "100 characters and a 10-character password (owners' rule) are allowed");
       const afterList = await t.call("GET", "subuser-list");
       assert.equal(afterList.body.data.length, before.body.data.length + 1);
     });
