@@ -19,6 +19,7 @@ import { ErrorResponse, createApiRouter } from "./http/api-route.js";
 import { registerMetricsRoute } from "./http/metrics-route.js";
 import { registerRateLimits } from "./http/rate-limit.js";
 import { findCaller } from "./modules/accounts/accounts.service.js";
+import { recordAudit } from "./modules/audit/audit.service.js";
 import { registerApiModules } from "./modules/index.js";
 import { sendPortalError, wantsPortalHtml } from "./portal/portal-errors.js";
 import { portalPlugin } from "./portal/portal.plugin.js";
@@ -181,6 +182,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     config,
     lookupCaller: (identifier) => findCaller(deps, identifier),
     sessionCaller: consoleSessionCaller(deps),
+    audit: (ctx, w) =>
+      recordAudit(ctx, {
+        accountId: w.caller.accountId,
+        actorType: w.caller.subUserId === null ? "owner" : "sub-user",
+        subUserId: w.caller.subUserId,
+        via: w.via,
+        action: w.action,
+        objects: w.objects,
+        fields: w.fields,
+        address: w.address,
+      }),
   });
   registerApiModules(api);
 

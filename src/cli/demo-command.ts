@@ -4,6 +4,7 @@
  * once: the database discards an uncommitted transaction either way); SIGKILL leaves nothing
  * either, as nothing is committed before the end.
  */
+import { recordCliAudit } from "../modules/audit/audit.service.js";
 import { type Command, type CommandSpec, type Flags, UsageError, commandHelp } from "./command-line.js";
 import { writeDemo } from "./demo.js";
 import { EMAIL_RE, withDb } from "./with-db.js";
@@ -49,9 +50,11 @@ async function run(flags: Flags): Promise<void> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    const outcome = await withDb((ctx) =>
-      writeDemo(ctx, { email, days, seed, signal: stop.signal, onProgress: (m) => process.stdout.write(`${m}\n`) }),
-    );
+    const outcome = await withDb(async (ctx) => {
+      const done = await writeDemo(ctx, { email, days, seed, signal: stop.signal, onProgress: (m) => process.stdout.write(`${m}\n`) });
+      if (done.written) await recordCliAudit(ctx, done.accountId, "demo", {}, { email, days, seed });
+      return done;
+    });
     if (!outcome.written) {
       process.stdout.write(`${email} already has the demo venues (${outcome.venues}); nothing was written.\n`);
       return;

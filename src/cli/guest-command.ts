@@ -5,6 +5,7 @@
  */
 import { eraseGuest, exportGuest } from "../modules/guests/guest-rights.service.js";
 import type { GuestRow } from "../modules/guests/guests.repository.js";
+import { recordCliAudit } from "../modules/audit/audit.service.js";
 import type { Ctx } from "../modules/context.js";
 import { type Command, type CommandSpec, type Flags, UsageError, commandHelp } from "./command-line.js";
 import { withDb } from "./with-db.js";
@@ -61,7 +62,9 @@ export const guestEraseCommand: Command = {
         const tctx = { ...ctx, db: trx };
         const [g] = await ctx.repos.guests.findOwnedForUpdate(trx, (await findGuest(tctx, id)).account_id, [id]);
         if (!g) throw new Error(`there is no guest with id ${id}`);
-        return eraseGuest(tctx, g);
+        const done = await eraseGuest(tctx, g);
+        if (done) await recordCliAudit(tctx, g.account_id, "guest erase", { user_id: [id] }, {});
+        return done;
       }),
     );
     process.stdout.write(erased ? `guest ${id} erased\n` : `guest ${id} is the anonymous remainder of an erased guest: nothing to erase\n`);

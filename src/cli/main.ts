@@ -27,6 +27,7 @@ import { copyDatabaseCommand } from "./copy-database-command.js";
 import { demoCommand } from "./demo-command.js";
 import { guestEraseCommand, guestExportCommand } from "./guest-command.js";
 import { mailTestCommand, quickReportCommand } from "./messages-command.js";
+import { recordCliAudit } from "../modules/audit/audit.service.js";
 import { EMAIL_RE, withDb } from "./with-db.js";
 
 const serveSpec: CommandSpec = {
@@ -174,7 +175,11 @@ const COMMANDS: Command[] = [
       const email = String(flags.email);
       if (!EMAIL_RE.test(email)) throw new UsageError("--email must be an e-mail address", commandHelp(accountCreateSpec), "account create");
       const password = flags["password-stdin"] ? await passwordFromStdin(accountCreateSpec) : undefined;
-      const { accountId, identifier } = await withDb((ctx) => createAccount(ctx, email, password)).catch((err) =>
+      const { accountId, identifier } = await withDb(async (ctx) => {
+        const made = await createAccount(ctx, email, password);
+        await recordCliAudit(ctx, made.accountId, "account create", { account_id: [made.accountId] }, { email, password });
+        return made;
+      }).catch((err) =>
         refusedPassword(accountCreateSpec, err),
       );
       process.stdout.write(
@@ -189,7 +194,11 @@ const COMMANDS: Command[] = [
     async run(flags) {
       const email = String(flags.email);
       const password = await passwordFromStdin(setPasswordSpec);
-      await withDb((ctx) => setOwnerPassword(ctx, email, password)).catch((err) => refusedPassword(setPasswordSpec, err));
+      await withDb(async (ctx) => {
+        await setOwnerPassword(ctx, email, password);
+        const account = await ctx.repos.accounts.findAccountByEmail(ctx.db, email);
+        if (account) await recordCliAudit(ctx, account.id, "account set-password", {}, { password });
+      }).catch((err) => refusedPassword(setPasswordSpec, err));
       process.stdout.write(`password of ${email} set\n`);
     },
   },

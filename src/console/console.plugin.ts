@@ -17,6 +17,7 @@ import { type MinuteLimit, clientAddressKey, minuteLimit } from "../http/rate-li
 import { isCalendarDate } from "../http/validation.js";
 import { canonicalMac } from "../mac-address.js";
 import { rotateOwnerIdentifier, verifyOwnerPassword } from "../modules/accounts/accounts.service.js";
+import { recordAudit } from "../modules/audit/audit.service.js";
 import { ClosedDaysCache } from "../modules/analytics/closed-days-cache.js";
 import { OVERVIEW_MAX_DAYS, overview } from "../modules/analytics/overview.service.js";
 import { CONTROLLER_TYPES } from "../modules/controllers/controllers.schemas.js";
@@ -283,6 +284,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
     await limited(request, user.email);
     if (!(await verifyOwnerPassword(deps, user.email, password))) throw new AppError(400, { password: ["The password is wrong."] });
     const identifier = await rotateOwnerIdentifier(deps, user.caller.accountId);
+    await recordAudit(deps, { accountId: user.caller.accountId, actorType: "owner", subUserId: null, via: "console", action: "rotate-identifier", objects: {}, fields: {}, address: request.ip });
     opts.forgetOwner(user.caller.accountId);
     request.log.info({ event: "console.identifier.rotated", account: user.caller.accountId }, "owner identifier rotated");
     return { status: "success", identifier };

@@ -12,6 +12,8 @@ export interface AccountsTable {
   password_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** Guests not seen for this many days are erased by the retention job; 0: never. */
   retention_days: Generated<number>;
+  /** Audit log entries older than this many days are deleted by housekeeping; 0: kept for ever. */
+  audit_retention_days: Generated<number>;
   /** The owner gets the quick report (0/1), daily or weekly, of one location (0: every location). */
   quickreport: Generated<number>;
   quickreport_frequency: Generated<string>;
@@ -341,4 +343,25 @@ export interface Database {
   survey_answers: SurveyAnswersTable;
   consent_events: ConsentEventsTable;
   sms_opt_outs: SmsOptOutsTable;
+  audit_log: AuditLogTable;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: number;
+  at: string;
+  /** owner, sub-user or cli */
+  actor_type: string;
+  sub_user_id: number | null;
+  actor: string;
+  /** api, console or cli */
+  via: string;
+  action: string;
+  /** JSON object of id lists by parameter */
+  objects: string;
+  /** ",param:id," per object, for filtering */
+  object_keys: string;
+  /** JSON object of the fields given, secrets as "(changed)" */
+  changes: string;
+  address: string;
 }

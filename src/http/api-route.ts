@@ -141,6 +141,34 @@ export interface ApiRouterOptions<D> {
    * `x-csrf-token` header.
    */
   sessionCaller?: (request: FastifyRequest) => Promise<SessionCaller | undefined>;
+  /**
+   * Records a write that succeeded (the audit log), in the route's transaction when it has one, so
+   * a write and its entry commit together.
+   */
+  audit?: (ctx: D, write: RouteWrite) => Promise<void>;
+}
+
+/** A write through the API that succeeded, as the audit log hears of it. */
+export interface RouteWrite {
+  caller: Caller;
+  /** console: the call came with a console session cookie. */
+  via: "api" | "console";
+  /** The route's name: its path without /api/ (create-or-update-location). */
+  action: string;
+  /** The records named by the call's ids and the ids its answer gave (a created record's), by parameter. */
+  objects: Record<string, number[]>;
+  /** The parameters given (the audit log leaves secrets out). */
+  fields: Record<string, unknown>;
+  address: string;
+}
+
+/** Ids in a write's answer: keys ending in _id with an integer value (location_id of a new location). */
+function answeredIds(out: unknown): Record<string, number[]> {
+  const ids: Record<string, number[]> = {};
+  if (out && typeof out === "object" && !(out instanceof SerializedJson)) {
+    for (const [key, value] of Object.entries(out)) if (key.endsWith("_id") && Number.isInteger(value)) ids[key] = [value as number];
+  }
+  return ids;
 }
 
 /** The CSRF header does not match the session's token (cookie-authenticated calls only). */
@@ -219,7 +247,25 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
       if (checks.length > 0) await runChecks(call, values, refs, given, failures);
       if (failures.any) throw failures.toError();
       try {
-        return await def.handler(call, params as Static<S>, refs as Resolved<Static<S>, R>);
+        const out = await def.handler(call, params as Static<S>, refs as Resolved<Static<S>, R>);
+        if (writes && opts.audit) {
+          const objects = answeredIds(out);
+          for (const [param, ref] of ordered) {
+            const found = refs[param];
+            if (found === undefined || found === null) continue;
+            objects[param] = (Array.isArray(found) ? found : [found]).map((row) => ref.idOf(row));
+          }
+          const fields = Object.fromEntries(given.map((name) => [name, params[name]]));
+          await opts.audit(call.ctx, {
+            caller: call.caller,
+            via: call.request.headers.cookie !== undefined && identifierOf(call.request) === undefined ? "console" : "api",
+            action: def.url.replace(/^\/api\//, ""),
+            objects,
+            fields,
+            address: call.request.ip,
+          });
+        }
+        return out;
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         const { param, sentence } = domainErrorParam(err, def.errorParams?.[err.code]?.(params as Static<S>));

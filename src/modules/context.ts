@@ -8,6 +8,7 @@ import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { type AccountRepository, createAccountRepository } from "./accounts/accounts.repository.js";
 import { type AnalyticsRepository, createAnalyticsRepository } from "./analytics/analytics.repository.js";
+import { type AuditRepository, createAuditRepository } from "./audit/audit.repository.js";
 import { type CampaignRepository, createCampaignRepository } from "./campaigns/campaigns.repository.js";
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
 import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
@@ -28,6 +29,7 @@ export interface Repositories {
   accounts: AccountRepository;
   automations: AutomationRepository;
   analytics: AnalyticsRepository;
+  audit: AuditRepository;
   campaigns: CampaignRepository;
   controllers: ControllerRepository;
   console: ConsoleRepository;
@@ -49,6 +51,7 @@ export function createRepositories(): Repositories {
     accounts: createAccountRepository(),
     automations: createAutomationRepository(),
     analytics: createAnalyticsRepository(),
+    audit: createAuditRepository(),
     campaigns: createCampaignRepository(),
     controllers: createControllerRepository(),
     console: createConsoleRepository(),

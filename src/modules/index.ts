@@ -1,6 +1,7 @@
 /** Every management API module, registered in a fixed order. */
 import type { ApiRouter } from "../http/api-route.js";
 import { analyticsRoutes } from "./analytics/analytics.routes.js";
+import { auditRoutes } from "./audit/audit.routes.js";
 import { campaignRoutes } from "./campaigns/campaigns.routes.js";
 import type { Ctx } from "./context.js";
 import { controllerRoutes } from "./controllers/controllers.routes.js";
@@ -29,4 +30,5 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   webhookRoutes(api);
   automationRoutes(api);
   messageRoutes(api);
+  auditRoutes(api);
 }

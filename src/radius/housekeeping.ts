@@ -12,6 +12,7 @@
  */
 import type { Config } from "../config.js";
 import { toDbDatetime } from "../db/time.js";
+import { purgeAuditLog } from "../modules/audit/audit.service.js";
 import { purgeExpiredSessions } from "../modules/console/console.service.js";
 import type { RadiusCtx } from "./radius.repository.js";
 
@@ -25,6 +26,8 @@ export interface HousekeepingDone {
   purgedCredentials: number;
   /** Console sign-in sessions past their expiry (src/modules/console). */
   purgedConsoleSessions: number;
+  /** Audit log entries past their account's audit retention (src/modules/audit). */
+  purgedAuditEntries: number;
 }
 
 /** Missed Interim-Updates after which a session is stale (as GET /api/session-list stops listing it). */
@@ -47,5 +50,6 @@ export async function runDatabaseHousekeeping(ctx: RadiusCtx, config: Readonly<C
   const closedSessions = await closeStaleSessions(ctx, config, now);
   const purgedSessions = await radius.purgeClosedSessions(db, before(config.radius.sessionRetentionDays * 86_400_000));
   const purgedConsoleSessions = await purgeExpiredSessions(ctx, toDbDatetime(now));
-  return { closedSessions, purgedSessions, purgedCredentials, purgedConsoleSessions };
+  const purgedAuditEntries = await purgeAuditLog(ctx, now);
+  return { closedSessions, purgedSessions, purgedCredentials, purgedConsoleSessions, purgedAuditEntries };
 }

@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
       ]).execute();
 
       const done = await runDatabaseHousekeeping(deps, config, now);
-      assert.deepEqual(done, { closedSessions: 2, purgedSessions: 2, purgedCredentials: 0, purgedConsoleSessions: 0 });
+      assert.deepEqual(done, { closedSessions: 2, purgedSessions: 2, purgedCredentials: 0, purgedConsoleSessions: 0, purgedAuditEntries: 0 });
       const rows = await t.db.selectFrom("radius_sessions").selectAll().where("device_id", "=", deviceId).orderBy("acct_session_id").execute();
       assert.deepEqual(rows.map((r) => r.acct_session_id), ["closed-recently", "open-fresh", "open-silent"]);
       const byId = Object.fromEntries(rows.map((r) => [r.acct_session_id, r]));
@@ -57,7 +57,7 @@ for (const dialect of DIALECTS) {
       assert.equal(byId["open-silent"].stopped_at, byId["open-silent"].updated_at, "closed as of the last time it was heard of");
       assert.equal(byId["open-silent"].terminate_cause, "Stale-Session");
       assert.equal(byId["closed-recently"].terminate_cause, null);
-      assert.deepEqual(await runDatabaseHousekeeping(deps, config, now), { closedSessions: 0, purgedSessions: 0, purgedCredentials: 0, purgedConsoleSessions: 0 });
+      assert.deepEqual(await runDatabaseHousekeeping(deps, config, now), { closedSessions: 0, purgedSessions: 0, purgedCredentials: 0, purgedConsoleSessions: 0, purgedAuditEntries: 0 });
     });
   });
 }
