@@ -135,7 +135,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(formbody, { bodyLimit: config.bodyLimit });
-  await registerRateLimits(app, { db, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix });
+  const limits = await registerRateLimits(app, { db, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, redisTimeoutMs: config.redisTimeoutMs });
+  if (config.redisUrl) metrics.watchRedis(() => limits.redis()?.status === "ok");
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -163,6 +164,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   // Ready means the database answers; otherwise 503, which load balancers take as "not ready".
+  // A degraded Redis is 200 with `degraded`: every instance shares it, so taking this one out of
+  // rotation would help nothing, and the limits go on in memory (docs/operations.md).
   app.get("/healthz", { schema: { hide: true } }, async (request, reply) => {
     try {
       await db.selectFrom("accounts").select("id").limit(1).execute();
@@ -171,7 +174,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       reply.code(503).header("retry-after", "5");
       return { status: "error", message: { database: ["The database is not ready."] } };
     }
-    return { status: "success", message: "ok" };
+    const redis = limits.redis();
+    if (redis?.status === "degraded") {
+      return {
+        status: "success",
+        message: "degraded",
+        checks: { database: "ok", redis: "degraded" },
+        degraded: { redis: [`Redis does not answer (${redis.reason}); rate limits count in this instance's memory.`] },
+      };
+    }
+    return { status: "success", message: "ok", checks: { database: "ok", ...(redis ? { redis: "ok" } : {}) } };
   });
   registerMetricsRoute(app, metrics, config.metricsToken);
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
