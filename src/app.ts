@@ -90,10 +90,12 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
         : [400, "The request could not be understood."];
   this.log.debug({ code: err.code, status }, "client error before routing");
   const body = JSON.stringify({ status: "error", message: { request: [sentence] } });
+  // A HEAD answer has headers only (RFC 9110 9.3.2): Content-Length still says what a GET would get.
+  const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
   if (socket.writable) {
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
     );
   } else {
     socket.destroy();
@@ -134,6 +136,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     done();
   });
 
+  // JSON answers (the API's, the console's, errors, /healthz) carry accounts' and guests' data, or
+  // say whether a secret was right: no cache may keep them. A route that sets its own Cache-Control
+  // (a file, a public asset) keeps it.
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (!reply.hasHeader("cache-control") && String(reply.getHeader("content-type") ?? "").startsWith("application/json")) reply.header("cache-control", "no-store");
+    done(null, payload);
+  });
+
   await app.register(formbody, { bodyLimit: config.bodyLimit });
   const limits = await registerRateLimits(app, { db, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, redisTimeoutMs: config.redisTimeoutMs });
   if (config.redisUrl) metrics.watchRedis(() => limits.redis()?.status === "ok");
@@ -152,7 +162,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       servers: [{ url: "/" }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
+  // The reference page runs swagger-ui's own scripts and nothing else (no inline script: its
+  // csp.json lists none), talks only to this host, and is framed by nobody (clickjacking "Try it
+  // out" with a visitor's identifier). No upgrade-insecure-requests: plain-HTTP installs use it too.
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    staticCSP:
+      "default-src 'self'; base-uri 'none'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; " +
+      "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.headers({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
+        done();
+      },
+    },
+  });
   app.addSchema(ErrorResponse);
 
   const routesByPath = new Map<string, Set<string>>();
