@@ -91,10 +91,12 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
         : [400, "The request could not be understood."];
   this.log.debug({ code: err.code, status }, "client error before routing");
   const body = JSON.stringify({ status: "error", message: { request: [sentence] } });
+  // A HEAD answer has headers only (RFC 9110 9.3.2): Content-Length still says what a GET would get.
+  const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
   if (socket.writable) {
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
     );
   } else {
     socket.destroy();
@@ -135,8 +137,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     done();
   });
 
+  // JSON answers (the API's, the console's, errors, /healthz) carry accounts' and guests' data, or
+  // say whether a secret was right: no cache may keep them. A route that sets its own Cache-Control
+  // (a file, a public asset) keeps it.
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (!reply.hasHeader("cache-control") && String(reply.getHeader("content-type") ?? "").startsWith("application/json")) reply.header("cache-control", "no-store");
+    done(null, payload);
+  });
+
   await app.register(formbody, { bodyLimit: config.bodyLimit });
-  await registerRateLimits(app, { db, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix });
+  const limits = await registerRateLimits(app, { db, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, redisTimeoutMs: config.redisTimeoutMs });
+  if (config.redisUrl) metrics.watchRedis(() => limits.redis()?.status === "ok");
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -152,7 +163,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       servers: [{ url: "/" }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
+  // The reference page runs swagger-ui's own scripts and nothing else (no inline script: its
+  // csp.json lists none), talks only to this host, and is framed by nobody (clickjacking "Try it
+  // out" with a visitor's identifier). No upgrade-insecure-requests: plain-HTTP installs use it too.
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    staticCSP:
+      "default-src 'self'; base-uri 'none'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; " +
+      "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.headers({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
+        done();
+      },
+    },
+  });
   app.addSchema(ErrorResponse);
 
   const routesByPath = new Map<string, Set<string>>();
@@ -164,6 +189,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   // Ready means the database answers; otherwise 503, which load balancers take as "not ready".
+  // A degraded Redis is 200 with `degraded`: every instance shares it, so taking this one out of
+  // rotation would help nothing, and the limits go on in memory (docs/operations.md).
   app.get("/healthz", { schema: { hide: true } }, async (request, reply) => {
     try {
       await db.selectFrom("accounts").select("id").limit(1).execute();
@@ -172,7 +199,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       reply.code(503).header("retry-after", "5");
       return { status: "error", message: { database: ["The database is not ready."] } };
     }
-    return { status: "success", message: "ok" };
+    const redis = limits.redis();
+    if (redis?.status === "degraded") {
+      return {
+        status: "success",
+        message: "degraded",
+        checks: { database: "ok", redis: "degraded" },
+        degraded: { redis: [`Redis does not answer (${redis.reason}); rate limits count in this instance's memory.`] },
+      };
+    }
+    return { status: "success", message: "ok", checks: { database: "ok", ...(redis ? { redis: "ok" } : {}) } };
   });
   registerMetricsRoute(app, metrics, config.metricsToken);
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -122,6 +122,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every key this service writes in Redis, so several deployments can share one Redis. */
   redisPrefix: string;
+  /** How long one rate-limit count may wait for Redis before the limit goes on from memory and Redis counts as degraded. */
+  redisTimeoutMs: number;
   /** Portal login requests per client address (IPv4, or IPv6 /64) per minute; 0 = off. */
   portalLoginRateLimitPerMinute: number;
   /** Texts per client address, and per location, per minute. */
@@ -407,6 +409,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsToken,
     redisUrl,
     redisPrefix,
+    redisTimeoutMs: int(env, "REDIS_TIMEOUT_MS", 500, 10, 60_000),
     radius: {
       enabled: bool(env, "RADIUS_ENABLED", true),
       host: str(env, "RADIUS_HOST", "0.0.0.0"),

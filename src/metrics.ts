@@ -37,6 +37,8 @@ export interface Metrics {
   accountingFailed(packets: number): void;
   /** Reports the database pool's use on each scrape (PostgreSQL). */
   watchPool(stats: () => PoolStats): void;
+  /** Reports on each scrape whether Redis answers (REDIS_URL): 1 ok, 0 degraded. */
+  watchRedis(up: () => boolean): void;
   /** The scrape: the text and its content type. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -150,6 +152,17 @@ export function createMetrics(): Metrics {
     },
     watchPool(stats) {
       pools.push(stats);
+    },
+    watchRedis(up) {
+      // Made only with REDIS_URL: without Redis there is no series, rather than a misleading 0.
+      new Gauge({
+        name: "guestwifi_redis_up",
+        help: "1 while Redis (REDIS_URL) answers rate-limit counts in time, 0 while it is degraded and limits count in this instance's memory.",
+        registers: [registry],
+        collect() {
+          this.set(up() ? 1 : 0);
+        },
+      });
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

@@ -12,6 +12,7 @@
  *   poll interval, and is stopped by waiting for the pass under way.
  */
 import type { Kysely } from "kysely";
+import type { BackgroundFailures } from "./background-failures.js";
 import type { DB } from "./database.js";
 
 /** The outbox tables and their delivery logs (the log's column naming the row). */
@@ -115,9 +116,11 @@ export interface OutboxLoop {
 /**
  * Runs `pass` (one read of the outbox and its attempts; it answers how many rows it found) at
  * once, again at once while it finds rows, else every `pollMs`. A pass that throws (the database
- * away) is reported to `onError` and tried again after `pollMs`.
+ * away or busy, or an attempt that could not be recorded) is reported to `failures` (one log line
+ * per spell) and tried again after `pollMs`: the bound on how long a busy database delays the outbox
+ * beyond its own lock.
  */
-export function startOutboxLoop(pollMs: number, pass: () => Promise<number>, onError: (err: unknown) => void): OutboxLoop {
+export function startOutboxLoop(pollMs: number, pass: () => Promise<number>, failures: BackgroundFailures): OutboxLoop {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -132,9 +135,12 @@ export function startOutboxLoop(pollMs: number, pass: () => Promise<number>, onE
   function tick(): void {
     if (running || stopped) return;
     running = pass()
-      .then((n) => schedule(n > 0 ? 0 : pollMs))
+      .then((n) => {
+        failures.succeeded();
+        schedule(n > 0 ? 0 : pollMs);
+      })
       .catch((err) => {
-        onError(err);
+        failures.failed(err, `read again in ${pollMs} ms`);
         schedule(pollMs);
       })
       .finally(() => {

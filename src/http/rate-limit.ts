@@ -1,11 +1,12 @@
 /**
  * Rate limits through @fastify/rate-limit, registered once per app (buildApp) and used by every
- * limiter of the app: the API's (API_RATE_LIMIT_PER_MINUTE) and the portal's (logins and texts).
- * Each limiter counts hits per key in a window of one minute. On SQLite (one instance per file) the
- * counts are in this app's memory (at most MAX_KEYS keys, the least recently used forgotten first);
- * on PostgreSQL they are in the database (src/db/rate-limit-store.ts), so that several instances
- * on one database count together; with REDIS_URL they are in Redis, wherever the database is.
- * Every limiter names its keys, so they never share a counter.
+ * limiter of the app: the API's (API_RATE_LIMIT_PER_MINUTE), the portal's (logins, texts, voucher
+ * tries) and the console's sign-in. Each limiter counts hits per key in a window of one minute.
+ * Every hit is counted in this app's memory (rate-limit-counts.ts); on PostgreSQL it is counted in
+ * the database too (src/db/rate-limit-store.ts), with REDIS_URL in Redis instead (redis-counts.ts),
+ * so that several instances count together. While that shared store is out of reach, or does not
+ * answer in time, the limits go on from the memory counts: they fail closed, only the sharing
+ * across instances is lost. Every limiter names its keys, so they never share a counter.
  *
  * The API's limit: before the caller is looked up, a call counts against its caller when the
  * identifier was resolved lately (the caller cache answers without the database), otherwise
@@ -14,58 +15,75 @@
  * counts against that caller as well, once resolved, so every caller gets exactly the limit.
  */
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
-import { Redis } from "ioredis";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { DB } from "../db/database.js";
 import { dialectOf } from "../db/dialect.js";
 import { PostgresRateLimitStore } from "../db/rate-limit-store.js";
 import { httpErrors } from "../errors.js";
 import { type Caller, type CallerResolver, identifierOf } from "./caller.js";
+import { RateLimitCounts, type SharedCounts } from "./rate-limit-counts.js";
+import { RedisCounts, type RedisHealth } from "./redis-counts.js";
 
 const WINDOW_MS = 60_000;
-/** Keys one limiter keeps at most: an address flood forgets its oldest addresses, never grows without bound. */
-const MAX_KEYS = 100_000;
 
 export interface RateLimitStorage {
-  /** The app's database: on PostgreSQL the counts go there. */
+  /** The app's database: on PostgreSQL the counts go there too. */
   db?: DB;
   /** REDIS_URL: the counts go to Redis instead, under `redisPrefix`. */
   redisUrl?: string;
   redisPrefix?: string;
+  /** How long a count may wait for Redis (REDIS_TIMEOUT_MS). */
+  redisTimeoutMs?: number;
 }
 
-/** Redis errors are logged at most this often (a Redis that is down makes one per request). */
-const REDIS_ERROR_LOG_MS = 10_000;
+/** What the app's rate limits depend on, for /healthz and the metrics. */
+export interface RateLimitHealth {
+  /** Redis's state, or undefined without REDIS_URL. */
+  redis(): RedisHealth | undefined;
+}
+
+/** Failures of the shared store are logged at most this often (a store that is down makes one per request). */
+const SHARED_ERROR_LOG_MS = 10_000;
+
+/** The PostgreSQL store as a promise; its statements are bounded by the database's own timeouts. */
+function postgresCounts(db: DB): SharedCounts {
+  const store = new PostgresRateLimitStore(db);
+  return {
+    incr: (key, windowMs) => new Promise((resolve, reject) => store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, 0)),
+  };
+}
 
 /** Makes app.createRateLimit available to this app and its plugins; limits nothing by itself. */
-export async function registerRateLimits(app: FastifyInstance, { db, redisUrl, redisPrefix = "guestwifi:" }: RateLimitStorage = {}): Promise<void> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  { db, redisUrl, redisPrefix = "guestwifi:", redisTimeoutMs = 500 }: RateLimitStorage = {},
+): Promise<RateLimitHealth> {
+  let shared: SharedCounts | undefined;
+  let redis: RedisCounts | undefined;
+  let onFailure = (_err: Error) => {};
   if (redisUrl) {
-    // Commands fail at once while Redis is unreachable (no queue): the request is then not limited
-    // (skipOnError), logged, rather than held up or refused because a counter is out of reach.
-    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 5000, lazyConnect: true });
-    let lastLogged = 0;
-    redis.on("error", (err: Error) => {
-      if (Date.now() - lastLogged < REDIS_ERROR_LOG_MS) return;
-      lastLogged = Date.now();
-      app.log.warn({ err: err.message }, "redis unavailable: rate limits are not counted until it is back");
-    });
-    await redis.connect().catch((err: Error) => app.log.warn({ err: err.message }, "redis unavailable at start: rate limits are not counted until it is back"));
-    app.addHook("onClose", async () => {
-      redis.disconnect();
-    });
-    await app.register(rateLimit, { global: false, redis, nameSpace: `${redisPrefix}rate-limit:`, skipOnError: true });
+    // Redis logs its own changes of state (degraded, back); a failed count is one of them.
+    redis = new RedisCounts(redisUrl, `${redisPrefix}rate-limit:`, redisTimeoutMs, app.log);
+    const counts = redis;
+    app.addHook("onClose", async () => counts.close());
+    shared = counts;
   } else if (db && dialectOf(db) === "postgres") {
-    const shared = db;
-    // The plugin makes its store with `new`: a class that already holds the database.
-    const store = class extends PostgresRateLimitStore {
-      constructor() {
-        super(shared);
-      }
+    shared = postgresCounts(db);
+    let lastLogged = 0;
+    onFailure = (err) => {
+      if (Date.now() - lastLogged < SHARED_ERROR_LOG_MS) return;
+      lastLogged = Date.now();
+      app.log.warn({ err: err.message }, "rate-limit counts unavailable in the database: counted in this instance's memory meanwhile");
     };
-    await app.register(rateLimit, { global: false, store });
-  } else {
-    await app.register(rateLimit, { global: false, cache: MAX_KEYS });
   }
+  // The plugin makes its store with `new`: a class that already holds the shared store.
+  const store = class extends RateLimitCounts {
+    constructor() {
+      super(shared, onFailure);
+    }
+  };
+  await app.register(rateLimit, { global: false, store });
+  return { redis: () => redis?.health() };
 }
 
 /**

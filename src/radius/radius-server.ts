@@ -5,6 +5,7 @@
 import { type RemoteInfo, type Socket, createSocket } from "node:dgram";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
+import { backgroundFailures } from "../db/background-failures.js";
 import type { DB } from "../db/database.js";
 import { createBatchedWriter } from "../db/batched-writer.js";
 import { type AccountingJob, recordAccountingBatch } from "./accounting.service.js";
@@ -149,6 +150,8 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
 
   let lastPurge = 0;
   let lastStale = Date.now();
+  const staleFailures = backgroundFailures(log, "closing stale radius sessions");
+  const purgeFailures = backgroundFailures(log, "radius housekeeping");
   const housekeeping = setInterval(() => {
     const now = Date.now();
     for (const c of caches) c.sweep(now);
@@ -157,14 +160,20 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     else if (now - lastStale >= STALE_EVERY_MS) {
       lastStale = now;
       closeStaleSessions(ctx, config, new Date(now))
-        .then((closed) => closed > 0 && log.debug({ closed }, "radius stale sessions closed"))
-        .catch((err) => log.error({ err }, "closing stale radius sessions failed; it runs again within a minute"));
+        .then((closed) => {
+          staleFailures.succeeded();
+          if (closed > 0) log.debug({ closed }, "radius stale sessions closed");
+        })
+        .catch((err) => staleFailures.failed(err, "it runs again within a minute"));
     }
     if (now - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = now;
     runDatabaseHousekeeping(ctx, config, new Date(now))
-      .then((done) => log.debug(done, "radius housekeeping"))
-      .catch((err) => log.error({ err }, "radius housekeeping failed; it runs again within the hour"));
+      .then((done) => {
+        purgeFailures.succeeded();
+        log.debug(done, "radius housekeeping");
+      })
+      .catch((err) => purgeFailures.failed(err, "it runs again within the hour"));
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
 

@@ -245,7 +245,7 @@ for (const dialect of DIALECTS) {
       await page.waitForFunction(() => document.querySelectorAll("tbody tr").length === 20);
 
       // The worker delivers them to the receiver, signed with the secret the page showed.
-      worker = startWebhookWorker(t.db, loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" }).webhooks, { warn: () => {} });
+      worker = startWebhookWorker(t.db, loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" }).webhooks, { info: () => {}, warn: () => {}, error: () => {} });
       await waitFor("25 deliveries", async () => {
         const r = await api("GET", "webhook-delivery-list", { webhook_id: id, limit: 100 });
         return r.data.length === 25 && r.data.every((d: { status: string }) => d.status === "delivered");

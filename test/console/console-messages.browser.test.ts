@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
       base = `http://127.0.0.1:${port}`;
       t = await createTestApp(dialect, mailEnv(smtp, { PUBLIC_URL: base }));
       await t.app.listen({ host: "127.0.0.1", port });
-      worker = startMessageWorker(t.deps, t.config, { warn() {} });
+      worker = startMessageWorker(t.deps, t.config, { info() {}, warn() {}, error() {} });
       browser = await launchChromium();
       const a = await createAccount(t.deps, owner.email, PASSWORD);
       owner.identifier = a.identifier;

@@ -52,6 +52,23 @@ describe("errors before routing, in the API's shape", () => {
     assert.deepEqual(res.body, { status: "error", message: { request: ["The request headers or URL are too large."] } });
   });
 
+  it("answers an oversized HEAD with the 431's headers and no body", async () => {
+    const raw = await rawHttp(port, `HEAD /api/location-list HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    const [head, ...rest] = raw.split("\r\n\r\n");
+    assert.match(head, /^HTTP\/1\.1 431 /);
+    assert.match(head, /content-type: application\/json/i);
+    assert.equal(rest.join(""), "", "nothing after the headers");
+  });
+
+  it("answers HEAD with headers only, whatever the status", async () => {
+    for (const path of ["/healthz", `/api/location-list?identifier=${t.identifier}`, "/api/location-list", "/no/such/path", "/docs/", "/openapi.json"]) {
+      const raw = await rawHttp(port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const [head, ...rest] = raw.split("\r\n\r\n");
+      assert.match(head, /^HTTP\/1\.1 \d{3} /, path);
+      assert.equal(rest.join(""), "", `${path}: ${head.split("\r\n")[0]} with a body`);
+    }
+  });
+
   it("answers 400 for a request line that is not HTTP", async () => {
     const res = parse(await rawHttp(port, "HELLO THERE\r\n\r\n"));
     assert.equal(res.status, 400);

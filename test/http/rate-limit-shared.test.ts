@@ -8,9 +8,11 @@ import type { FastifyInstance } from "fastify";
 import { createAppDeps } from "../../src/app-deps.js";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
+import pg from "pg";
+import { type DB, createDatabase } from "../../src/db/database.js";
 import { PostgresRateLimitStore } from "../../src/db/rate-limit-store.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
-import { DIALECTS } from "../helpers/db.js";
+import { DIALECTS, PG_URL } from "../helpers/db.js";
 import { PortalClient, coovaUrl, makeWorld, stateOf } from "../portal/portal-world.js";
 
 const ENV = { API_RATE_LIMIT_PER_MINUTE: "10", PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "4" };
@@ -126,6 +128,54 @@ if (DIALECTS.includes("postgres")) {
       } finally {
         await t.close();
       }
+    });
+  });
+}
+
+if (DIALECTS.includes("postgres")) {
+  describe("rate limits while PostgreSQL's counts are out of reach (rate_limit_hits locked by another session)", () => {
+    let t: TestApp;
+    let app: FastifyInstance;
+    let db: DB;
+    let locker: pg.Client;
+    before(async () => {
+      t = await createTestApp("postgres", ENV);
+      // The same schema with a short statement timeout: a count that waits on the lock fails after 300 ms.
+      db = createDatabase(PG_URL, { searchPath: t.schema, poolSize: 5, timeouts: { acquireMs: 2000, connectMs: 2000, statementMs: 300 } });
+      const config = loadConfig({ LOG_LEVEL: "silent", PUBLIC_URL: "http://portal.test", RADIUS_ENABLED: "false", ...ENV });
+      app = await buildApp({ config, db, deps: createAppDeps(db), logger: false });
+      await app.ready();
+      locker = new pg.Client({ connectionString: PG_URL });
+      await locker.connect();
+    });
+    after(async () => {
+      await locker?.query("rollback").catch(() => {});
+      await locker?.end();
+      await app?.close();
+      await db?.destroy();
+      await t?.close();
+    });
+
+    it("keeps counting sign-ins and API calls in memory: 429s, not a limit switched off", async () => {
+      const call = () => app.inject({ method: "GET", url: "/api/location-list", headers: { identifier: t.identifier } });
+      assert.equal((await call()).statusCode, 200, "one call counted in the database");
+      assert.equal((await db.selectFrom("rate_limit_hits").selectAll().execute()).length > 0, true);
+      await locker.query(`begin; set local search_path to "${t.schema}"; lock table rate_limit_hits in access exclusive mode`);
+      const api: number[] = [];
+      for (let i = 0; i < 11; i++) api.push((await call()).statusCode);
+      assert.deepEqual(api, [...Array(9).fill(200), 429, 429], "10 a minute, the call before the lock included");
+      const signIns: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email: "nobody@example.com", password: "wrong" }, remoteAddress: "198.51.100.41" });
+        signIns.push(res.statusCode);
+      }
+      assert.deepEqual(signIns, [...Array(10).fill(401), 429, 429]);
+      await locker.query("rollback");
+      const rows = await db.selectFrom("rate_limit_hits").select(["key", "hits"]).execute();
+      assert.ok(
+        rows.every((r) => Number(r.hits) === 1),
+        `nothing reached the locked table: ${JSON.stringify(rows)}`,
+      );
     });
   });
 }

@@ -3,28 +3,26 @@
  * retention period who were not seen for it (runRetention: idempotent, one instance at a time on
  * PostgreSQL). Failures (the database away) are logged and tried again at the next interval.
  */
+import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
 import type { Ctx } from "../context.js";
 import { runRetention } from "./guest-rights.service.js";
-
-interface Log {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
 
 export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-export function startRetentionJob(ctx: Ctx, intervalMs: number, log: Log): RetentionJob {
+export function startRetentionJob(ctx: Ctx, intervalMs: number, log: BackgroundLog): RetentionJob {
+  const failures = backgroundFailures(log, "retention job");
   let stopped = false;
   let running: Promise<void> | undefined;
   const run = () => {
     if (stopped || running) return;
     running = runRetention(ctx)
       .then((n) => {
+        failures.succeeded();
         if (n > 0) log.info({ erased: n }, "retention: guests erased");
       })
-      .catch((err) => log.warn({ err }, "retention job failed; trying again at the next interval"))
+      .catch((err) => failures.failed(err, `it runs again in ${intervalMs} ms`))
       .finally(() => {
         running = undefined;
       });

@@ -7,6 +7,7 @@
  * twice, and a run cut short by a crash is rolled back whole and done again.
  */
 import type { Config } from "../../config.js";
+import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
 import { listOf } from "../../db/list-column.js";
 import { toDbDatetime } from "../../db/time.js";
 import type { Ctx } from "../context.js";
@@ -15,10 +16,6 @@ import type { LocationRow } from "../locations/locations.repository.js";
 import type { AutomationRow } from "./automations.repository.js";
 import { queueDueQuickReports } from "./quick-report.service.js";
 
-interface Log {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
 
 async function locationsOf(ctx: Ctx, a: AutomationRow): Promise<LocationRow[]> {
   const ids = listOf(a.location_ids).map(Number);
@@ -57,18 +54,20 @@ export interface MessageSchedule {
   stop(): Promise<void>;
 }
 
-export function startMessageSchedule(ctx: Ctx, config: Readonly<Config>, log: Log): MessageSchedule {
+export function startMessageSchedule(ctx: Ctx, config: Readonly<Config>, log: BackgroundLog): MessageSchedule {
+  const failures = backgroundFailures(log, "message schedule");
   let stopped = false;
   let running: Promise<void> | undefined;
   const pass = async () => {
     const reports = await queueDueQuickReports(ctx, config);
     const automations = await runScheduledAutomations(ctx);
+    failures.succeeded();
     if (reports + automations > 0) log.info({ reports, automations }, "scheduled messages queued");
   };
   const run = (): Promise<void> => {
     if (stopped) return Promise.resolve();
     running ??= pass()
-      .catch((err) => log.warn({ err }, "message schedule failed; trying again at the next interval"))
+      .catch((err) => failures.failed(err, `it runs again in ${config.messages.scheduleIntervalMs} ms`))
       .finally(() => {
         running = undefined;
       });

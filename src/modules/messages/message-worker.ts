@@ -11,6 +11,7 @@
  * message cut off mid-flight again (with the same Message-ID).
  */
 import type { Config } from "../../config.js";
+import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
 import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
 import { stopTexts } from "../guests/guest-consent.service.js";
 import type { Ctx } from "../context.js";
@@ -148,6 +149,7 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
 
   async function pass(): Promise<number> {
     let found = 0;
+    let failure: unknown;
     for (const channel of channels) {
       const now = Date.now();
       const rate = channel === "email" ? cfg.mailRatePerMinute : cfg.smsRatePerMinute;
@@ -161,10 +163,13 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
         try {
           await attempt(m);
         } catch (err) {
-          log.warn({ err, message: m.id }, "message attempt failed to record");
+          // Reported once the pass has ended (the loop's one line per spell); the message is
+          // tried again when its lease ends.
+          failure ??= err;
         }
       });
     }
+    if (failure !== undefined) throw failure;
     return found;
   }
 
@@ -178,9 +183,9 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
 }
 
 /** The worker of a running service: the sender's passes in the outbox loop (src/db/outbox.ts). */
-export function startMessageWorker(ctx: Ctx, config: Readonly<Config>, log: Log, mailer?: MailSender): OutboxLoop {
+export function startMessageWorker(ctx: Ctx, config: Readonly<Config>, log: BackgroundLog, mailer?: MailSender): OutboxLoop {
   const sender = createMessageSender(ctx, config, log, mailer);
-  const loop = startOutboxLoop(config.messages.pollMs, sender.pass, (err) => log.warn({ err }, "message outbox unavailable"));
+  const loop = startOutboxLoop(config.messages.pollMs, sender.pass, backgroundFailures(log, "message sending"));
   return {
     kick: loop.kick,
     async stop() {

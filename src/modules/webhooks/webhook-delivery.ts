@@ -14,6 +14,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import type { Config } from "../../config.js";
+import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
 import type { DB } from "../../db/database.js";
 import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
 import { addressRefusal, guardedLookup } from "./webhook-target.js";
@@ -22,10 +23,6 @@ import { type DueDelivery, type WebhookRepository, createWebhookRepository } fro
 import { messageId } from "./webhooks.service.js";
 
 type WebhookConfig = Config["webhooks"];
-
-interface Log {
-  warn(obj: object, msg?: string): void;
-}
 
 interface Outcome {
   statusCode: number | null;
@@ -81,7 +78,7 @@ export type WebhookWorker = OutboxLoop;
 
 const BATCH = 32;
 
-export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: Log, repo: WebhookRepository = createWebhookRepository()): WebhookWorker {
+export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLog, repo: WebhookRepository = createWebhookRepository()): WebhookWorker {
   const inFlight = new Set<number>();
 
   async function attempt(d: DueDelivery): Promise<void> {
@@ -97,22 +94,29 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: Log, repo: W
     await repo.finishAttempt(db, d.id, leaseUntil, { attempted_ms: start, duration_ms: end - start, status_code: out.statusCode, error }, next);
   }
 
+  /**
+   * Sends the due heads together; an attempt that could not be claimed or recorded (the database
+   * busy) fails the pass once they have all ended: the loop reports it and reads again after its
+   * poll interval. A delivery whose outcome was not recorded is sent again when its lease ends.
+   */
   async function pass(): Promise<number> {
     const due = (await repo.dueHeads(db, Date.now(), BATCH)).filter((d) => !inFlight.has(d.webhook_id));
+    let failure: unknown;
     await Promise.all(
       due.map(async (d) => {
         inFlight.add(d.webhook_id);
         try {
           await attempt(d);
         } catch (err) {
-          log.warn({ err, delivery: d.id }, "webhook delivery attempt failed to record");
+          failure ??= err;
         } finally {
           inFlight.delete(d.webhook_id);
         }
       }),
     );
+    if (failure !== undefined) throw failure;
     return due.length;
   }
 
-  return startOutboxLoop(cfg.pollMs, pass, (err) => log.warn({ err }, "webhook outbox unavailable"));
+  return startOutboxLoop(cfg.pollMs, pass, backgroundFailures(log, "webhook delivery"));
 }

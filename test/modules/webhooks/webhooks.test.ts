@@ -60,7 +60,7 @@ async function receiver(behave: (n: number, body: string) => number | "hang"): P
   };
 }
 
-const silent = { warn: () => {} };
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 async function waitFor(what: string, cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;

@@ -1,0 +1,126 @@
+/**
+ * Background work meets a busy SQLite file calmly: while another process holds the file's write
+ * lock (what `guestwifi demo` or a backup does beside a running service), the webhook outbox of a
+ * real `guestwifi serve` keeps failing to take its deliveries, retries on its own schedule, and
+ * logs one warning line without a stack for the whole spell, then one line when it works again;
+ * every delivery is sent once the lock is gone, within the lease's bound.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
+import { apiCall, apiPost, radiusAnswers, registerDevice } from "./service-probes.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const HOLD_MS = 3_000;
+/** WEBHOOK_TIMEOUT_MS plus the lease's 5 s margin, and time to spare: a delivery whose outcome was not recorded is sent again after its lease. */
+const DELIVERED_WITHIN_MS = 20_000;
+
+/** Another process holding the SQLite file's write lock for `ms` (BEGIN IMMEDIATE, a write, then COMMIT). Resolves once it holds it. */
+async function holdWriteLock(file: string, ms: number): Promise<{ done: Promise<void> }> {
+  const script = `
+    const Database = require("better-sqlite3");
+    const db = new Database(${JSON.stringify(file)});
+    db.pragma("busy_timeout = 10000");
+    db.exec("begin immediate");
+    db.exec("create table if not exists busy_writer (n integer)");
+    db.exec("insert into busy_writer values (1)");
+    process.stdout.write("locked\\n");
+    setTimeout(() => { db.exec("commit"); db.close(); }, ${ms});
+  `;
+  const child = spawn(process.execPath, ["-e", script], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const done = new Promise<void>((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`lock holder exited ${code}`)))));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d) => String(d).includes("locked") && resolve());
+    child.once("exit", () => reject(new Error("the lock holder exited before locking")));
+  });
+  return { done };
+}
+
+async function waitFor(what: string, cond: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("background jobs with the SQLite file's write lock held by another process", () => {
+  const file = join(tmpdir(), `guestwifi-busy-bg-${randomBytes(5).toString("hex")}.db`);
+  let svc: ServiceProcess;
+  let server: Server;
+  let failing = true;
+  let received = 0;
+  let rxUrl: string;
+  before(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        received++;
+        res.writeHead(failing ? 500 : 204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    rxUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    svc = await startServiceProcess({
+      DATABASE_URL: `sqlite:${file}`,
+      DB_ACQUIRE_TIMEOUT_MS: "200",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_POLL_MS: "100",
+      WEBHOOK_RETRY_BASE_MS: "20",
+      WEBHOOK_TIMEOUT_MS: "1000",
+      LOG_LEVEL: "info",
+      LOG_REQUESTS: "false",
+    });
+  });
+  after(async () => {
+    await svc?.stop();
+    server?.closeAllConnections();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+  });
+
+  it("retries the webhook outbox within its bound and logs one warning for the spell, no stack", async () => {
+    const ap = await registerDevice(svc);
+    const hook = await apiPost(svc, "create-or-update-webhook", { url: rxUrl, events: "session.start" });
+    assert.equal(hook.status, 200, JSON.stringify(hook.body));
+    for (let i = 0; i < 3; i++) assert.ok(await radiusAnswers(svc, ap), "accounting start answered");
+    // The first delivery is being tried (and refused with 500): the outbox is busy with it.
+    await waitFor("a first attempt", () => received >= 1, 10_000);
+
+    const lock = await holdWriteLock(file, HOLD_MS);
+    await lock.done;
+    failing = false;
+    await waitFor(
+      "every delivery delivered",
+      async () => {
+        const res = await apiCall(svc, "webhook-delivery-list", { webhook_id: String(hook.body.webhook_id), limit: "100" });
+        return res.status === 200 && res.body.data.length === 3 && res.body.data.every((d: { status: string }) => d.status === "delivered");
+      },
+      DELIVERED_WITHIN_MS,
+    );
+
+    const lines = svc
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    const warnings = lines.filter((l) => l.level >= 40);
+    assert.equal(warnings.length, 1, `one warning line, got:\n${warnings.map((w) => JSON.stringify(w)).join("\n")}`);
+    assert.equal(warnings[0].job, "webhook delivery");
+    assert.match(String(warnings[0].code), /^SQLITE_BUSY/);
+    assert.match(warnings[0].msg, /busy or unavailable; read again in 100 ms/);
+    assert.doesNotMatch(svc.output(), /SqliteError|"stack"|\n\s+at /, "no stack trace anywhere");
+    const back = lines.filter((l) => l.job === "webhook delivery" && l.level === 30);
+    assert.equal(back.length, 1, "one line when it works again");
+    assert.ok(back[0].failedAttempts >= 2, `several attempts failed while the lock was held (${back[0].failedAttempts})`);
+    assert.equal(svc.exited(), undefined);
+  });
+});
