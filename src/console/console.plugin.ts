@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { AppError } from "../errors.js";
 import type { SessionCaller } from "../http/api-route.js";
+import { crossSiteRefusal, sameToken } from "../http/csrf.js";
 import { type MinuteLimit, clientAddressKey, minuteLimit } from "../http/rate-limit.js";
 import { isCalendarDate } from "../http/validation.js";
 import { canonicalMac } from "../mac-address.js";
@@ -120,7 +121,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
     if (!user) throw unauthorised();
     if (write) {
       const token = request.headers["x-csrf-token"] ?? (request.body as Record<string, unknown> | undefined)?.csrf_token;
-      if (token !== user.csrfToken) throw new AppError(403, { session: ["The console session's CSRF token is missing or wrong. Reload the page."] });
+      if (!sameToken(token, user.csrfToken)) throw new AppError(403, { session: ["The console session's CSRF token is missing or wrong. Reload the page."] });
     }
     return user;
   };
@@ -161,6 +162,12 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
   });
 
   app.post<{ Body: { email?: unknown; password?: unknown } }>("/console/api/sign-in", { schema: { hide: true } }, async (request, reply) => {
+    // Login CSRF: a page elsewhere must not sign this browser in to an account of its choosing.
+    const crossSite = crossSiteRefusal(request, config.publicUrl);
+    if (crossSite) {
+      request.log.info({ event: "console.sign-in.cross-site", reason: crossSite }, "console sign-in from another site refused");
+      throw new AppError(403, { origin: ["Sign in from the console's own page: requests from other sites are refused."] });
+    }
     const body = (request.body ?? {}) as Record<string, unknown>;
     const email = typeof body.email === "string" ? body.email : "";
     const password = typeof body.password === "string" ? body.password : "";

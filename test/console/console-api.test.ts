@@ -113,6 +113,45 @@ for (const dialect of DIALECTS) {
       assert.equal(r.statusCode, 429);
     });
 
+    it("refuses a sign-in another site's page sends: no session for an account of its choosing", async () => {
+      const sessions = async () => (await t.db.selectFrom("console_sessions").select("id").execute()).length;
+      const before = await sessions();
+      const form = `email=${encodeURIComponent(email)}&password=${encodeURIComponent(PASSWORD)}`;
+      for (const headers of [
+        { origin: "https://evil.example" },
+        { origin: "null" },
+        { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+        { "sec-fetch-site": "same-site" },
+      ]) {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/console/api/sign-in",
+          payload: form,
+          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+          remoteAddress: "10.7.0.1",
+        });
+        assert.equal(res.statusCode, 403, JSON.stringify(headers));
+        assert.deepEqual(Object.keys(res.json().message), ["origin"]);
+        assert.equal(res.headers["set-cookie"], undefined, JSON.stringify(headers));
+      }
+      assert.equal(await sessions(), before, "no session was made");
+      // The console's own page (Chromium sends Sec-Fetch-Site), its Origin, and clients that are not browsers sign in.
+      for (const headers of [{ "sec-fetch-site": "same-origin" }, { origin: "http://localhost" }, {}]) {
+        const res = await t.app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email, password: PASSWORD }, headers, remoteAddress: "10.7.0.2" });
+        assert.equal(res.statusCode, 200, `${JSON.stringify(headers)}: ${res.body}`);
+      }
+    });
+
+    it("console writes compare the CSRF token whole", async () => {
+      const s = await signIn(t, email, PASSWORD);
+      for (const csrf of ["", s.csrf.slice(0, -1), `${s.csrf}x`, `${s.csrf.slice(0, -1)}${s.csrf.endsWith("A") ? "B" : "A"}`]) {
+        const res = await t.app.inject({ method: "POST", url: "/console/api/sign-out", headers: { cookie: s.cookie, "x-csrf-token": csrf } });
+        assert.equal(res.statusCode, 403, csrf);
+      }
+      const out = await t.app.inject({ method: "POST", url: "/console/api/sign-out", headers: { cookie: s.cookie, "x-csrf-token": s.csrf } });
+      assert.equal(out.statusCode, 200);
+    });
+
     it("lets a session call the API; writes need the CSRF token", async () => {
       const list = await api(t, owner, "GET", "/api/location-list", {}, false);
       assert.equal(list.statusCode, 200, list.body);
