@@ -6,6 +6,7 @@ import { domainErrors } from "../../domain-errors.js";
 import { hashIdentifier, newIdentifier } from "../accounts/identifier.js";
 import type { Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
+import { mailbox } from "../accounts/mailbox.js";
 import { hashPassword, passwordMatches } from "../accounts/password.js";
 import type { SubUserRecord } from "./subusers.schemas.js";
 import type { SubUserRow } from "./subusers.repository.js";
@@ -25,14 +26,9 @@ export function toSubUserRecord(row: SubUserRow): Static<typeof SubUserRecord> {
   };
 }
 
-/** One mailbox, one sub-user, whatever case it is typed in. */
-function normalEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 /** Whether a sub-user (of any account) has this e-mail address. */
 export async function isEmailTaken(ctx: Ctx, email: string): Promise<boolean> {
-  return (await ctx.repos.subUsers.findByEmail(ctx.db, normalEmail(email))) !== undefined;
+  return (await ctx.repos.subUsers.findByEmail(ctx.db, mailbox(email))) !== undefined;
 }
 
 export interface SubUserInput {
@@ -68,7 +64,7 @@ export async function createSubUser(
         account_id: accountId,
         first_name: input.firstName.trim(),
         last_name: input.lastName.trim(),
-        email: normalEmail(input.email),
+        email: mailbox(input.email),
         phone_number: input.phoneNumber ?? null,
         password_hash: passwordHash,
         quickreport: input.quickreport ? 1 : 0,
@@ -98,7 +94,7 @@ export async function verifySubUserPassword(
   email: string,
   password: string,
 ): Promise<{ subUserId: number; accountId: number; readonly: boolean } | undefined> {
-  const row = await ctx.repos.subUsers.findCredentialsByEmail(ctx.db, normalEmail(email));
+  const row = await ctx.repos.subUsers.findCredentialsByEmail(ctx.db, mailbox(email));
   if (!(await passwordMatches(password, row?.password_hash)) || !row) return undefined;
   return { subUserId: row.id, accountId: row.account_id, readonly: row.readonly === 1 };
 }
