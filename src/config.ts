@@ -170,6 +170,8 @@ export interface Config {
   secretBoxKey: Buffer | undefined;
   /** Bound on each call to a UniFi or Omada controller (CONTROLLER_TIMEOUT_MS). */
   controllerTimeoutMs: number;
+  /** CONTROLLER_ALLOW_PRIVATE: controllers on private and loopback addresses allowed (link-local never). */
+  controllerAllowPrivate: boolean;
   webhooks: {
     /** WEBHOOK_ALLOW_PRIVATE: targets on private and loopback addresses allowed (link-local never). */
     allowPrivate: boolean;
@@ -440,6 +442,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     smsDailyBudgetPerLocation: int(env, "SMS_DAILY_BUDGET_PER_LOCATION", 300, 1, 1_000_000),
     secretBoxKey: key32(env, "SECRET_BOX_KEY"),
     controllerTimeoutMs: int(env, "CONTROLLER_TIMEOUT_MS", 8000, 500, 120_000),
+    controllerAllowPrivate: bool(env, "CONTROLLER_ALLOW_PRIVATE", false),
     webhooks: {
       allowPrivate: bool(env, "WEBHOOK_ALLOW_PRIVATE", false),
       worker: bool(env, "WEBHOOK_WORKER", true),

@@ -13,6 +13,7 @@ import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
 import { inTransaction } from "../db/transaction.js";
 import { createAccount } from "../modules/accounts/accounts.service.js";
+import { mailbox } from "../modules/accounts/mailbox.js";
 import { noLogins, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import type { Ctx, Repositories } from "../modules/context.js";
 import { newRadiusSecret } from "../modules/devices/devices.service.js";
@@ -251,7 +252,7 @@ export async function writeDemo(ctx: Ctx, opts: Omit<DemoOptions, "accountId"> &
   return ctx.db.transaction().execute(async (trx) => {
     opts.signal?.throwIfAborted();
     const inTrx = { ...ctx, db: trx };
-    const existing = await accounts.findAccountByEmail(trx, opts.email);
+    const existing = await accounts.findAccountByEmail(trx, mailbox(opts.email));
     const created = existing ? undefined : await createAccount(inTrx, opts.email);
     const accountId = existing?.id ?? created!.accountId;
     await accounts.holdForWrite(trx, accountId);

@@ -13,11 +13,14 @@ import type { AppDeps } from "../app-deps.js";
 import { AppError } from "../errors.js";
 import type { SessionCaller } from "../http/api-route.js";
 import { inScope } from "../http/caller.js";
+import { crossSiteRefusal, sameToken } from "../http/csrf.js";
 import { type MinuteLimit, clientAddressKey, minuteLimit } from "../http/rate-limit.js";
 import { isCalendarDate } from "../http/validation.js";
 import { canonicalMac } from "../mac-address.js";
+import { secretBoxKey } from "../db/secret-box.js";
 import { rotateOwnerIdentifier, verifyOwnerPassword } from "../modules/accounts/accounts.service.js";
 import { recordAudit } from "../modules/audit/audit.service.js";
+import { mailbox } from "../modules/accounts/mailbox.js";
 import { ClosedDaysCache } from "../modules/analytics/closed-days-cache.js";
 import { OVERVIEW_MAX_DAYS, overview } from "../modules/analytics/overview.service.js";
 import { CONTROLLER_TYPES } from "../modules/controllers/controllers.schemas.js";
@@ -33,11 +36,15 @@ import {
 import { daysBetween } from "../modules/guests/local-day.js";
 import { WEBHOOK_EVENTS } from "../modules/webhooks/webhook-events.js";
 import { type ConsoleAssets, loadConsoleAssets } from "./console-assets.js";
+import { KnownDevices } from "./known-devices.js";
 import { previewRoutes } from "./console-preview.routes.js";
 import { locationRadiusRoutes } from "./location-radius.routes.js";
 
 export const SESSION_COOKIE = "gw_console";
-/** Sign-in attempts per minute, per client address and per e-mail. */
+/**
+ * Sign-in attempts per minute, per client address, and per e-mail from browsers where that e-mail
+ * has not signed in before (known-devices.ts).
+ */
 export const SIGN_IN_PER_MINUTE = 10;
 /** Guests per page of the console's guest list. */
 const GUEST_PAGE = 50;
@@ -122,12 +129,30 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
     if (!user) throw unauthorised();
     if (write) {
       const token = request.headers["x-csrf-token"] ?? (request.body as Record<string, unknown> | undefined)?.csrf_token;
-      if (token !== user.csrfToken) throw new AppError(403, { session: ["The console session's CSRF token is missing or wrong. Reload the page."] });
+      if (!sameToken(token, user.csrfToken)) throw new AppError(403, { session: ["The console session's CSRF token is missing or wrong. Reload the page."] });
     }
     return user;
   };
+  // The key that signs known browsers: the service's secret box key (SECRET_BOX_KEY, or the one kept in the database).
+  let devices: Promise<KnownDevices> | undefined;
+  const knownDevices = (): Promise<KnownDevices> => {
+    devices ??= secretBoxKey(deps.db, config.secretBoxKey).then(
+      (key) => new KnownDevices(key),
+      (err) => {
+        devices = undefined;
+        throw err;
+      },
+    );
+    return devices;
+  };
+  /**
+   * Counts an attempt per address always, and per e-mail unless this browser signed in with that
+   * e-mail before: someone guessing an owner's password from many addresses slows the guessing
+   * down, never the owner at their own browser.
+   */
   const limited = async (request: FastifyRequest, email: string) => {
-    const wait = (await byAddress(request, clientAddressKey(request.ip))) ?? (await byAccount(request, email.trim().toLowerCase()));
+    const known = (await knownDevices()).knows(request, mailbox(email));
+    const wait = (await byAddress(request, clientAddressKey(request.ip))) ?? (known ? undefined : await byAccount(request, mailbox(email)));
     if (wait !== undefined) {
       throw new AppError(429, { email: [`Too many sign-in attempts. Try again in ${wait} seconds.`] }, { "retry-after": String(wait) });
     }
@@ -163,6 +188,12 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
   });
 
   app.post<{ Body: { email?: unknown; password?: unknown } }>("/console/api/sign-in", { schema: { hide: true } }, async (request, reply) => {
+    // Login CSRF: a page elsewhere must not sign this browser in to an account of its choosing.
+    const crossSite = crossSiteRefusal(request, config.publicUrl);
+    if (crossSite) {
+      request.log.info({ event: "console.sign-in.cross-site", reason: crossSite }, "console sign-in from another site refused");
+      throw new AppError(403, { origin: ["Sign in from the console's own page: requests from other sites are refused."] });
+    }
     const body = (request.body ?? {}) as Record<string, unknown>;
     const email = typeof body.email === "string" ? body.email : "";
     const password = typeof body.password === "string" ? body.password : "";
@@ -177,7 +208,11 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
       throw new AppError(401, { email: [WRONG] });
     }
     const { token } = await startSession(deps, who);
-    reply.header("set-cookie", sessionCookie(token, secureRequest(request, config.publicUrl), Math.floor(SESSION_MAX_MS / 1000)));
+    const secure = secureRequest(request, config.publicUrl);
+    reply.header("set-cookie", [
+      sessionCookie(token, secure, Math.floor(SESSION_MAX_MS / 1000)),
+      (await knownDevices()).cookieAfterSignIn(request, mailbox(email), secure),
+    ]);
     reply.header("cache-control", "no-store");
     const user = await sessionUser(deps, token);
     return { status: "success", user: publicUser(user!) };

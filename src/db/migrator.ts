@@ -28,6 +28,7 @@ import * as guestRightsAndWebhooks from "./migrations/2026-12-15T0000-guest-righ
 import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vouchers.js";
 import * as coaRequests from "./migrations/2026-12-17T0000-coa-requests.js";
 import * as messages from "./migrations/2026-12-18T0000-messages.js";
+import * as ownerEmailCase from "./migrations/2026-12-20T0200-owner-email-case.js";
 import * as subUserLifecycle from "./migrations/2026-12-20T0800-sub-user-lifecycle.js";
 import * as auditLog from "./migrations/2026-12-20T0900-audit-log.js";
 
@@ -52,6 +53,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-16T0000-consent-and-vouchers", consentAndVouchers],
   ["2026-12-17T0000-coa-requests", coaRequests],
   ["2026-12-18T0000-messages", messages],
+  ["2026-12-20T0200-owner-email-case", ownerEmailCase],
   ["2026-12-20T0800-sub-user-lifecycle", subUserLifecycle],
   ["2026-12-20T0900-audit-log", auditLog],
 ];

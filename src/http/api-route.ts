@@ -10,7 +10,6 @@
  * is none, with typed values and the records. A writing route runs references, checks and handler
  * in one transaction, references locking their rows: what was checked still holds when it acts.
  */
-import { timingSafeEqual } from "node:crypto";
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -19,6 +18,7 @@ import { type DB, changeGeneration } from "../db/database.js";
 import { retryingTransaction } from "../db/transaction.js";
 import { DomainError, type DomainErrorCode } from "../domain-errors.js";
 import { AppError, httpErrors } from "../errors.js";
+import { sameToken } from "./csrf.js";
 import { domainErrorParam } from "./api-errors.js";
 import { type Caller, type CallerLookup, CallerResolver, identifierOf } from "./caller.js";
 import { apiRateLimit } from "./rate-limit.js";
@@ -176,12 +176,6 @@ function csrfRefused(): AppError {
   return new AppError(403, { identifier: ["The console session's CSRF token is missing or wrong. Reload the page."] });
 }
 
-function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /**
  * The API of one app: its caller cache and rate limit (both this app's own), and `route` to declare
  * routes. Call before the routes are registered.
@@ -289,7 +283,7 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
         if (session) {
           if (writes || request.method !== "GET") {
             const token = request.headers["x-csrf-token"];
-            if (typeof token !== "string" || !sameToken(token, session.csrfToken)) throw csrfRefused();
+            if (!sameToken(token, session.csrfToken)) throw csrfRefused();
           }
         }
         const caller = session ? session.caller : await callers.resolve(identifier);

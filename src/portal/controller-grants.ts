@@ -10,8 +10,9 @@ import { LRUCache } from "lru-cache";
 import type { Config } from "../config.js";
 import { secretBoxKey } from "../db/secret-box.js";
 import type { Ctx } from "../modules/context.js";
+import type { OutboundRule } from "../outbound-address.js";
 import type { ControllerType } from "../modules/controllers/controllers.schemas.js";
-import { type ControllerAccess, controllerOfLocation } from "../modules/controllers/controllers.service.js";
+import { type ControllerAccess, controllerOfLocation, controllerRule } from "../modules/controllers/controllers.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { loadOptions } from "../modules/locations/locations.service.js";
 import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
@@ -64,8 +65,13 @@ export class ControllerGrants {
 
   constructor(
     private readonly log: FastifyBaseLogger,
-    private readonly config: Pick<Config, "secretBoxKey" | "controllerTimeoutMs">,
+    private readonly config: Pick<Config, "secretBoxKey" | "controllerTimeoutMs" | "controllerAllowPrivate">,
   ) {}
+
+  /** Bound and address rule of every call to a controller. */
+  private get link(): { timeoutMs: number; rule: OutboundRule } {
+    return { timeoutMs: this.config.controllerTimeoutMs, rule: controllerRule(this.config) };
+  }
 
   private sessionsOf(id: number, version: string): Sessions {
     const found = this.sessions.get(id);
@@ -99,11 +105,11 @@ export class ControllerGrants {
     const limits = grantLimits(options, voucher);
     const seconds = limits.seconds;
     const sessions = this.sessionsOf(access.id, access.version);
-    const timeoutMs = this.config.controllerTimeoutMs;
+    const link = this.link;
     try {
       if (gw.kind === "unifi") {
         await unifiAuthorizeGuest(
-          { access, session: sessions.unifi, timeoutMs },
+          { access, session: sessions.unifi, ...link },
           {
             mac: clientMac,
             apMac: gw.ap,
@@ -114,7 +120,7 @@ export class ControllerGrants {
           },
         );
       } else {
-        await omadaAuthorize({ access, session: sessions.omada, timeoutMs }, gw, clientMac, seconds);
+        await omadaAuthorize({ access, session: sessions.omada, ...link }, gw, clientMac, seconds);
       }
     } catch (err) {
       if (!(err instanceof ControllerError)) throw err;
@@ -152,7 +158,7 @@ export class ControllerGrants {
       this.log.info(where, "portal: the redirect's nbiIP is not the host of the location's controller; the controller is called");
     }
     try {
-      const plain = await nbiDecrypt({ access, timeoutMs: this.config.controllerTimeoutMs }, value, what);
+      const plain = await nbiDecrypt({ access, ...this.link }, value, what);
       this.decrypted.set(cacheKey, plain);
       return plain;
     } catch (err) {
@@ -174,7 +180,7 @@ export class ControllerGrants {
   async ruckusLogin(access: ControllerAccess, location: LocationRow, gw: RuckusNbiState, credential: { username: string; password: string }): Promise<void> {
     const where = { location_id: location.id, controller_id: access.id, family: gw.kind, nbi: gw.nbi };
     try {
-      const code = await nbiLogin({ access, timeoutMs: this.config.controllerTimeoutMs }, gw, credential);
+      const code = await nbiLogin({ access, ...this.link }, gw, credential);
       this.log.info({ ...where, code }, "portal: guest logged on by the controller");
     } catch (err) {
       if (!(err instanceof ControllerError)) throw err;

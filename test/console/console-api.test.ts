@@ -96,7 +96,7 @@ for (const dialect of DIALECTS) {
     it("limits sign-in attempts per address and per account", async () => {
       const target = `limited-${dialect}-${Date.now()}@example.com`;
       await createAccount(t.deps, target, PASSWORD);
-      // Per account: ten wrong passwords from ten addresses, then even the right one waits.
+      // Per account: ten wrong passwords from ten addresses, then even the right one waits (in a browser it never signed in from).
       for (let i = 0; i < 10; i++) {
         const r = await t.app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email: target, password: "wrong password" }, remoteAddress: `10.1.${i}.1` });
         assert.equal(r.statusCode, 401);
@@ -111,6 +111,86 @@ for (const dialect of DIALECTS) {
       }
       const r = await t.app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email, password: PASSWORD }, remoteAddress: "10.2.0.1" });
       assert.equal(r.statusCode, 429);
+    });
+
+    it("someone guessing an owner's password from many addresses never locks the owner out of a browser they signed in from", async () => {
+      const target = `guarded-${dialect}-${Date.now()}@example.com`;
+      const other = `other-${dialect}-${Date.now()}@example.com`;
+      await createAccount(t.deps, target, PASSWORD);
+      await createAccount(t.deps, other, PASSWORD);
+      const knownCookie = (res: { headers: Record<string, unknown> }) => {
+        const all = [res.headers["set-cookie"]].flat().map(String);
+        const c = all.find((x) => x.startsWith("gw_console_known="));
+        assert.ok(c, all.join(" | "));
+        assert.match(c, /; HttpOnly/);
+        assert.match(c, /; SameSite=Strict/);
+        assert.match(c, /; Path=\/console\/api/);
+        return c.split(";")[0];
+      };
+      const attempt = (who: string, password: string, remoteAddress: string, cookie?: string) =>
+        t.app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email: who, password }, remoteAddress, headers: cookie ? { cookie } : {} });
+
+      // The owner signed in at home once (an e-mail in another case is the same mailbox); a colleague at another desk.
+      const home = knownCookie(await attempt(target.toUpperCase(), PASSWORD, "10.3.0.1"));
+      const desk = knownCookie(await attempt(other, PASSWORD, "10.3.0.2"));
+      for (let i = 0; i < 12; i++) {
+        const res = await attempt(target, "wrong password", `10.4.${i}.1`);
+        assert.ok([401, 429].includes(res.statusCode), String(res.statusCode));
+      }
+      // A stranger, a browser that knows another e-mail, an altered cookie: slowed down.
+      assert.equal((await attempt(target, PASSWORD, "10.5.0.1")).statusCode, 429);
+      assert.equal((await attempt(target, PASSWORD, "10.5.0.2", desk)).statusCode, 429);
+      const altered = `${home.slice(0, -2)}${home.endsWith("AA") ? "BB" : "AA"}`;
+      assert.equal((await attempt(target, PASSWORD, "10.5.0.3", altered)).statusCode, 429);
+      // The owner's own browser, even from a new address: in, and the cookie is renewed.
+      const back = await attempt(target, PASSWORD, "10.5.0.4", home);
+      assert.equal(back.statusCode, 200, back.body);
+      const renewed = knownCookie(back);
+      // The browser keeps knowing both e-mails that signed in there.
+      const both = knownCookie(await attempt(other, PASSWORD, "10.5.0.5", renewed));
+      assert.equal((await attempt(target, PASSWORD, "10.5.0.6", both)).statusCode, 200);
+      // Wrong guesses from the owner's browser still count against its address.
+      for (let i = 0; i < 10; i++) await attempt(target, "wrong password", "10.6.0.1", home);
+      assert.equal((await attempt(target, PASSWORD, "10.6.0.1", home)).statusCode, 429);
+    });
+
+    it("refuses a sign-in another site's page sends: no session for an account of its choosing", async () => {
+      const sessions = async () => (await t.db.selectFrom("console_sessions").select("id").execute()).length;
+      const before = await sessions();
+      const form = `email=${encodeURIComponent(email)}&password=${encodeURIComponent(PASSWORD)}`;
+      for (const headers of [
+        { origin: "https://evil.example" },
+        { origin: "null" },
+        { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+        { "sec-fetch-site": "same-site" },
+      ]) {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/console/api/sign-in",
+          payload: form,
+          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+          remoteAddress: "10.7.0.1",
+        });
+        assert.equal(res.statusCode, 403, JSON.stringify(headers));
+        assert.deepEqual(Object.keys(res.json().message), ["origin"]);
+        assert.equal(res.headers["set-cookie"], undefined, JSON.stringify(headers));
+      }
+      assert.equal(await sessions(), before, "no session was made");
+      // The console's own page (Chromium sends Sec-Fetch-Site), its Origin, and clients that are not browsers sign in.
+      for (const headers of [{ "sec-fetch-site": "same-origin" }, { origin: "http://localhost" }, {}]) {
+        const res = await t.app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email, password: PASSWORD }, headers, remoteAddress: "10.7.0.2" });
+        assert.equal(res.statusCode, 200, `${JSON.stringify(headers)}: ${res.body}`);
+      }
+    });
+
+    it("console writes compare the CSRF token whole", async () => {
+      const s = await signIn(t, email, PASSWORD);
+      for (const csrf of ["", s.csrf.slice(0, -1), `${s.csrf}x`, `${s.csrf.slice(0, -1)}${s.csrf.endsWith("A") ? "B" : "A"}`]) {
+        const res = await t.app.inject({ method: "POST", url: "/console/api/sign-out", headers: { cookie: s.cookie, "x-csrf-token": csrf } });
+        assert.equal(res.statusCode, 403, csrf);
+      }
+      const out = await t.app.inject({ method: "POST", url: "/console/api/sign-out", headers: { cookie: s.cookie, "x-csrf-token": s.csrf } });
+      assert.equal(out.statusCode, 200);
     });
 
     it("lets a session call the API; writes need the CSRF token", async () => {

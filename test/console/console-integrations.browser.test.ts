@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
       mkdirSync(ARTIFACTS, { recursive: true });
       const port = await freeTcpPort();
       base = `http://127.0.0.1:${port}`;
-      t = await createTestApp(dialect, { PUBLIC_URL: base, WEBHOOK_ALLOW_PRIVATE: "true" });
+      t = await createTestApp(dialect, { PUBLIC_URL: base, WEBHOOK_ALLOW_PRIVATE: "true", CONTROLLER_ALLOW_PRIVATE: "true" });
       await t.app.listen({ host: "127.0.0.1", port });
       browser = await launchChromium();
       rx = await receiver();
@@ -105,7 +105,7 @@ for (const dialect of DIALECTS) {
       seedLocation = (await api("POST", "create-or-update-location", locationParams({ location_name: "Seed Cafe" }))).location_id;
       await api("POST", "create-sub-user", subUserParams(seedLocation, { email_address: reader.email, password: reader.password, readonly: "1" }));
       seedController = (
-        await api("POST", "create-or-update-controller", { name: "Seed Controller", type: "omada", url: "https://omada.example:8043", username: "op", password: "op-pass" })
+        await api("POST", "create-or-update-controller", { name: "Seed Controller", type: "omada", url: "https://192.168.7.2:8043", username: "op", password: "op-pass" })
       ).controller_id;
       await api("POST", "location-assign-controller", { location_id: seedLocation, controller_id: seedController });
       seedWebhook = (await api("POST", "create-or-update-webhook", { url: `${rx.url}/seed`, events: "guest.erased" })).webhook_id;
@@ -121,7 +121,7 @@ for (const dialect of DIALECTS) {
     it("lets the owner add, edit, assign and delete a controller", async () => {
       const page = await signedIn(browser, base, owner.email, PASSWORD);
       await openPage(page, "Controllers");
-      assert.match((await page.textContent("table")) ?? "", /Seed Controller\s*Omada\s*https:\/\/omada\.example:8043\s*Username and password\s*No\s*Seed Cafe/);
+      assert.match((await page.textContent("table")) ?? "", /Seed Controller\s*Omada\s*https:\/\/192\.168\.7\.2:8043\s*Username and password\s*No\s*Seed Cafe/);
       assert.deepEqual(await axeProblems(page), [], "axe on the controller list");
 
       await page.click("text=Add controller");

@@ -164,7 +164,7 @@ for (const dialect of DIALECTS) {
     let routes: RouteDoc[];
     before(async () => {
       // E-mail configured (nothing is sent: no worker runs), so that automations and test e-mails can be made.
-      t = await createTestApp(dialect, { SMTP_URL: "smtp://127.0.0.1:9", MAIL_FROM: "wifi@example.com" });
+      t = await createTestApp(dialect, { SMTP_URL: "smtp://127.0.0.1:9", MAIL_FROM: "wifi@example.com", CONTROLLER_ALLOW_PRIVATE: "true" });
       routes = routesFrom((await t.app.inject({ method: "GET", url: "/openapi.json" })).json());
     });
     after(async () => t.close());

@@ -55,7 +55,7 @@ for (const dialect of DIALECTS) {
       const config = loadConfig({
         DATABASE_URL: databaseUrl, HOST: "127.0.0.1", PORT: "0", PUBLIC_URL: "http://portal.test",
         RADIUS_HOST: "127.0.0.1", RADIUS_AUTH_PORT: "0", RADIUS_ACCT_PORT: "0", LOG_LEVEL: "trace",
-        PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000", TWILIO_API_BASE_URL: twilio.url, ...CONFIGURED, ...oauth.env,
+        PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000", CONTROLLER_ALLOW_PRIVATE: "true", TWILIO_API_BASE_URL: twilio.url, ...CONFIGURED, ...oauth.env,
       });
       service = await startService(config, { logger: { level: "trace", stream: { write: (line: string) => void lines.push(line) } } });
       base = `http://127.0.0.1:${service.httpPort}`;

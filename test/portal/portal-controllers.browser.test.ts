@@ -72,7 +72,7 @@ for (const dialect of DIALECTS) {
       ]);
       const port = await freeTcpPort();
       base = `http://127.0.0.1:${port}`;
-      t = await createTestApp(dialect, { PUBLIC_URL: base, PORTAL_SECRET: "browser-portal-secret", CONTROLLER_TIMEOUT_MS: "3000" });
+      t = await createTestApp(dialect, { PUBLIC_URL: base, PORTAL_SECRET: "browser-portal-secret", CONTROLLER_TIMEOUT_MS: "3000", CONTROLLER_ALLOW_PRIVATE: "true" });
       await t.app.listen({ host: "127.0.0.1", port });
       browser = await launchChromium();
     });

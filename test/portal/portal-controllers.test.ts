@@ -50,7 +50,7 @@ for (const dialect of DIALECTS) {
       silent = createServer((socket) => silentSockets.push(socket));
       await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
       silentPort = (silent.address() as { port: number }).port;
-      t = await createTestApp(dialect, { PORTAL_SECRET: "portal-secret-for-tests", CONTROLLER_TIMEOUT_MS: "800" });
+      t = await createTestApp(dialect, { PORTAL_SECRET: "portal-secret-for-tests", CONTROLLER_TIMEOUT_MS: "800", CONTROLLER_ALLOW_PRIVATE: "true" });
     });
     after(async () => {
       await t?.close();
@@ -214,7 +214,7 @@ for (const dialect of DIALECTS) {
       const w = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: classic.url, username: "nobody", password: "nothing", tls_fingerprint: cert.fingerprint });
       const logged: unknown[] = [];
       const log = { warn: (o: unknown) => logged.push(o), info: () => {} } as never;
-      const grants = new ControllerGrants(log, { secretBoxKey: undefined, controllerTimeoutMs: 2000 });
+      const grants = new ControllerGrants(log, { secretBoxKey: undefined, controllerTimeoutMs: 2000, controllerAllowPrivate: true });
       const [location] = await t.deps.repos.locations.findOwnedLive(t.db, t.accountId, [w.locationId]);
       await assert.rejects(grants.grant(t.deps, location, randomMac(), { kind: "unifi", site: "default", ap: w.apMac }), (e: { statusCode: number }) => e.statusCode === 502);
       const entry = logged[0] as { fault: string; answer: { status: number; body: string } };
@@ -281,6 +281,87 @@ for (const dialect of DIALECTS) {
         }
       }
       assert.equal(classic.calls.length + omada.calls.length, calls, "a page view never calls a controller");
+    });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`a controller on a refused address (${dialect})`, () => {
+    let t: TestApp;
+    let cert: TestCertificate;
+    // Stands where the refused addresses point: it counts every TCP connection and answers none.
+    let trap: Server;
+    let trapPort: number;
+    let connections = 0;
+
+    before(async () => {
+      cert = makeCertificate();
+      trap = createServer((socket) => {
+        connections++;
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => trap.listen(0, "127.0.0.1", resolve));
+      trapPort = (trap.address() as { port: number }).port;
+      t = await createTestApp(dialect, { PORTAL_SECRET: "portal-secret-for-tests", CONTROLLER_TIMEOUT_MS: "800" });
+    });
+    after(async () => {
+      await t?.close();
+      await new Promise<void>((resolve) => trap.close(() => resolve()));
+    });
+
+    async function clickThrough(client: PortalClient, pageUrl: string) {
+      const page = await client.get(pageUrl);
+      assert.equal(page.statusCode, 200, page.body);
+      return { page, res: await client.post("/portal/login/clickthrough", { state: stateOf(page.body), accept_terms: "1" }) };
+    }
+
+    it("is refused at create-or-update-controller under url, and nothing is written", async () => {
+      const count = async () => Number((await t.db.selectFrom("controllers").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      const before = await count();
+      for (const url of [`http://127.0.0.1:${trapPort}`, `http://[::1]:${trapPort}`, "http://169.254.169.254", "http://localhost:6379", `https://localhost:${trapPort}`]) {
+        const res = await t.call("POST", "create-or-update-controller", { name: "Q", type: "unifi", url, ...USER });
+        assert.equal(res.statusCode, 400, url);
+        assert.deepEqual(Object.keys(res.body.message), ["url"], url);
+        assert.match(res.body.message.url[0], /refused/, url);
+      }
+      assert.equal(await count(), before);
+      assert.equal(connections, 0);
+    });
+
+    it("a guest's login never makes the service call it: a page to retry, nothing recorded, no connection", async () => {
+      // Saved while CONTROLLER_ALLOW_PRIVATE=true (or before the rule), then the service started without it.
+      const w = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: "https://93.184.215.14:8443", ...USER });
+      const logged: { fault?: string }[] = [];
+      const log = { warn: (o: { fault?: string }) => logged.push(o), info: () => {} } as never;
+      const grants = new ControllerGrants(log, t.config);
+      const [location] = await t.deps.repos.locations.findOwnedLive(t.db, t.accountId, [w.locationId]);
+      const cases: [string, string][] = [
+        [`https://localhost:${trapPort}`, ""],
+        [`https://localhost:${trapPort}`, cert.fingerprint],
+        [`http://localhost:${trapPort}`, ""],
+        [`https://127.0.0.1:${trapPort}`, cert.fingerprint],
+        [`http://[::ffff:127.0.0.1]:${trapPort}`, ""],
+        [`http://[::1]:${trapPort}`, ""],
+      ];
+      for (const [i, [url, fingerprint]] of cases.entries()) {
+        await t.db
+          .updateTable("controllers")
+          .set({ url, tls_fingerprint: fingerprint.replace(/:/g, ""), last_modified: `2026-01-01 00:00:0${i}` })
+          .where("id", "=", w.controllerId)
+          .execute();
+        const { res } = await clickThrough(new PortalClient(t.app), unifiUrl("", { ap: w.apMac, client: randomMac() }));
+        assert.equal(res.statusCode, 502, `${url}: ${res.body}`);
+        assert.match(res.body, /try again in a moment/, url);
+        assert.equal((await countLogins(t, w.locationId)).length, 0, `${url}: nothing recorded`);
+        await assert.rejects(grants.grant(t.deps, location, randomMac(), { kind: "unifi", site: "default", ap: w.apMac }), (e: { statusCode: number }) => e.statusCode === 502);
+        assert.equal(logged.at(-1)?.fault, "forbidden", url);
+      }
+      // RUCKUS's northbound interface goes through the same door.
+      const access = { id: w.controllerId, type: "ruckus" as const, url: `https://localhost:${trapPort}`, site: "", tlsFingerprint: "", credentials: { username: "", password: "x" }, version: "v" };
+      const ruckus = { kind: "ruckus-nbi" as const, nbi: "localhost", ueMac: "02:00:00:00:00:01", ueIp: "10.0.0.9", proxy: "0", url: "" };
+      await assert.rejects(grants.ruckusLogin(access, location, ruckus, { username: "u", password: "p" }), (e: { statusCode: number }) => e.statusCode === 502);
+      assert.equal(logged.at(-1)?.fault, "forbidden");
+      assert.equal(connections, 0, "no connection was opened to a refused address");
     });
   });
 }

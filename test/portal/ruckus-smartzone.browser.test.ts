@@ -64,6 +64,7 @@ for (const dialect of DIALECTS) {
         PORTAL_SECRET: "smartzone-portal-secret",
         PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
         CONTROLLER_TIMEOUT_MS: "4000",
+        CONTROLLER_ALLOW_PRIVATE: "true",
         RADIUS_HOST: "127.0.0.1",
         RADIUS_AUTH_PORT: "0",
         RADIUS_ACCT_PORT: "0",

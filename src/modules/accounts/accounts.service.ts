@@ -5,6 +5,7 @@ import type { Caller } from "../../http/caller.js";
 import type { Ctx } from "../context.js";
 import { scopeOf } from "../subusers/scope.js";
 import { hashIdentifier, newIdentifier } from "./identifier.js";
+import { mailbox } from "./mailbox.js";
 import { hashPassword, passwordMatches, passwordProblem } from "./password.js";
 
 export class AccountExistsError extends Error {}
@@ -25,7 +26,8 @@ async function hashOwnerPassword(password: string): Promise<string> {
  * A new account and its identifier, with the owner's password when given (hashed before the
  * transaction: the hash is slow on purpose); in the caller's transaction when `ctx.db` is one (the demo's).
  */
-export async function createAccount(ctx: Ctx, email: string, password?: string): Promise<{ accountId: number; identifier: string }> {
+export async function createAccount(ctx: Ctx, given: string, password?: string): Promise<{ accountId: number; identifier: string }> {
+  const email = mailbox(given);
   const passwordHash = password === undefined ? null : await hashOwnerPassword(password);
   const identifier = newIdentifier();
   const now = nowDatetime();
@@ -58,10 +60,10 @@ export async function findCaller(ctx: Ctx, identifier: string): Promise<Caller |
  */
 export async function setOwnerPassword(ctx: Ctx, email: string, password: string): Promise<void> {
   const passwordHash = await hashOwnerPassword(password);
-  if (!(await ctx.repos.accounts.setPasswordHash(ctx.db, email, passwordHash))) {
+  if (!(await ctx.repos.accounts.setPasswordHash(ctx.db, mailbox(email), passwordHash))) {
     throw new UnknownAccountError(`No account has the e-mail ${email}.`);
   }
-  await ctx.repos.accounts.deleteOwnerSessions(ctx.db, email);
+  await ctx.repos.accounts.deleteOwnerSessions(ctx.db, mailbox(email));
 }
 
 /**
@@ -70,7 +72,7 @@ export async function setOwnerPassword(ctx: Ctx, email: string, password: string
  * derived in every case; the comparison is constant-time).
  */
 export async function verifyOwnerPassword(ctx: Ctx, email: string, password: string): Promise<{ accountId: number } | undefined> {
-  const row = await ctx.repos.accounts.findOwnerPassword(ctx.db, email);
+  const row = await ctx.repos.accounts.findOwnerPassword(ctx.db, mailbox(email));
   return (await passwordMatches(password, row?.password_hash)) && row ? { accountId: row.id } : undefined;
 }
 

@@ -1,6 +1,7 @@
 import { type ApiRouter, ok } from "../../http/api-route.js";
 import { secretBoxKey } from "../../db/secret-box.js";
 import { msg } from "../../errors.js";
+import { targetRefusal } from "../../outbound-address.js";
 import type { Ctx } from "../context.js";
 import { liveLocation } from "../locations/locations.refs.js";
 import { ownedController } from "./controllers.refs.js";
@@ -34,6 +35,11 @@ export function controllerRoutes(api: ApiRouter<Ctx>): void {
         const c = controllers.credentialsOf(inputOf(p), stored);
         if ("missing" in c) fail(c.missing, msg.required(c.missing));
         else if (p.type === "omada" && "apiKey" in c) fail("username", msg.required("username"));
+      },
+      async ({ p, fail, config }) => {
+        if (p.url === undefined) return;
+        const why = await targetRefusal(p.url, controllers.controllerRule(config));
+        if (why) fail("url", why);
       },
     ],
     response: S.ControllerWriteResponse,

@@ -6,6 +6,7 @@
  */
 import { openSecret, sealSecret } from "../../db/secret-box.js";
 import { nowDatetime } from "../../db/time.js";
+import type { OutboundRule } from "../../outbound-address.js";
 import type { Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
 import type { ControllerRow } from "./controllers.repository.js";
@@ -34,6 +35,11 @@ const purpose = (accountId: number) => `controller-credentials:${accountId}`;
 /** "aa:bb:..." or "AABB..." -> 64 upper-case hex digits; "" stays "". */
 export function normalizeFingerprint(s: string): string {
   return s.replace(/:/g, "").toUpperCase();
+}
+
+/** Where the service may call a controller: the outbound address rule, private addresses allowed by CONTROLLER_ALLOW_PRIVATE. */
+export function controllerRule(config: { controllerAllowPrivate: boolean }): OutboundRule {
+  return { allowPrivate: config.controllerAllowPrivate, variable: "CONTROLLER_ALLOW_PRIVATE" };
 }
 
 /** Normalizes a base URL: no trailing slash, no query or fragment. */

@@ -6,6 +6,7 @@ import { domainErrors } from "../../domain-errors.js";
 import { hashIdentifier, newIdentifier } from "../accounts/identifier.js";
 import type { Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
+import { mailbox } from "../accounts/mailbox.js";
 import { hashPassword, passwordMatches } from "../accounts/password.js";
 import type { SubUserRecord } from "./subusers.schemas.js";
 import type { SubUserRow } from "./subusers.repository.js";
@@ -28,14 +29,9 @@ export function toSubUserRecord(row: SubUserRow): Static<typeof SubUserRecord> {
   };
 }
 
-/** One mailbox, one sub-user, whatever case it is typed in. */
-function normalEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 /** Whether a sub-user (of any account) has this e-mail address. */
 export async function isEmailTaken(ctx: Ctx, email: string): Promise<boolean> {
-  return (await ctx.repos.subUsers.findByEmail(ctx.db, normalEmail(email))) !== undefined;
+  return (await ctx.repos.subUsers.findByEmail(ctx.db, mailbox(email))) !== undefined;
 }
 
 export interface SubUserInput {
@@ -73,7 +69,7 @@ export async function createSubUser(
         account_id: accountId,
         first_name: input.firstName.trim(),
         last_name: input.lastName.trim(),
-        email: normalEmail(input.email),
+        email: mailbox(input.email),
         phone_number: input.phoneNumber ?? null,
         password_hash: passwordHash,
         quickreport: input.quickreport ? 1 : 0,
@@ -104,7 +100,7 @@ export async function verifySubUserPassword(
   email: string,
   password: string,
 ): Promise<{ subUserId: number; accountId: number; readonly: boolean } | undefined> {
-  const row = await ctx.repos.subUsers.findCredentialsByEmail(ctx.db, normalEmail(email));
+  const row = await ctx.repos.subUsers.findCredentialsByEmail(ctx.db, mailbox(email));
   // A disabled sub-user gets the answer of a wrong password, after the same work.
   if (!(await passwordMatches(password, row?.password_hash)) || !row || row.disabled_at !== null) return undefined;
   return { subUserId: row.id, accountId: row.account_id, readonly: row.readonly === 1 };
@@ -144,7 +140,7 @@ export async function updateSubUser(ctx: Ctx, sub: SubUserRow, changes: SubUserC
   const values = {
     ...(changes.firstName !== undefined ? { first_name: changes.firstName.trim() } : {}),
     ...(changes.lastName !== undefined ? { last_name: changes.lastName.trim() } : {}),
-    ...(changes.email !== undefined ? { email: normalEmail(changes.email) } : {}),
+    ...(changes.email !== undefined ? { email: mailbox(changes.email) } : {}),
     ...(changes.phoneNumber !== undefined ? { phone_number: changes.phoneNumber === "" ? null : changes.phoneNumber } : {}),
     ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
     ...(changes.quickreport !== undefined ? { quickreport: changes.quickreport ? 1 : 0 } : {}),

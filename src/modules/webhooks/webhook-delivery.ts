@@ -12,12 +12,12 @@
  */
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP } from "node:net";
 import type { Config } from "../../config.js";
 import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
 import type { DB } from "../../db/database.js";
 import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
-import { addressRefusal, guardedLookup } from "./webhook-target.js";
+import { guardedLookup, literalRefusal } from "../../outbound-address.js";
+import { webhookRule } from "./webhook-target.js";
 import { signedHeaders } from "./webhook-signature.js";
 import { type DueDelivery, type WebhookRepository, createWebhookRepository } from "./webhooks.repository.js";
 import { messageId } from "./webhooks.service.js";
@@ -38,11 +38,9 @@ export function postWebhook(cfg: WebhookConfig, url: string, headers: Record<str
     } catch {
       return resolve({ statusCode: null, error: "invalid url" });
     }
-    const host = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
-    if (isIP(host)) {
-      const why = addressRefusal(host, cfg.allowPrivate);
-      if (why) return resolve({ statusCode: null, error: `refused: ${why}`.slice(0, 255) });
-    }
+    const rule = webhookRule(cfg);
+    const why = literalRefusal(u, rule);
+    if (why) return resolve({ statusCode: null, error: `refused: ${why}`.slice(0, 255) });
     const send = u.protocol === "https:" ? httpsRequest : httpRequest;
     let settled = false;
     const done = (o: Outcome) => {
@@ -55,7 +53,7 @@ export function postWebhook(cfg: WebhookConfig, url: string, headers: Record<str
       {
         method: "POST",
         headers: { "content-type": "application/json", "user-agent": "guestwifi-webhooks", "content-length": Buffer.byteLength(body), ...headers },
-        lookup: guardedLookup(cfg.allowPrivate) as never,
+        lookup: guardedLookup(rule) as never,
         timeout: cfg.timeoutMs,
       },
       (res) => {

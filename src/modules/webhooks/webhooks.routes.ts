@@ -2,7 +2,8 @@ import { type ApiRouter, ok } from "../../http/api-route.js";
 import type { Ctx } from "../context.js";
 import { liveLocation } from "../locations/locations.refs.js";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "./webhook-events.js";
-import { targetRefusal } from "./webhook-target.js";
+import { targetRefusal } from "../../outbound-address.js";
+import { webhookRule } from "./webhook-target.js";
 import { ownedWebhook } from "./webhooks.refs.js";
 import * as S from "./webhooks.schemas.js";
 import * as webhooks from "./webhooks.service.js";
@@ -37,7 +38,7 @@ export function webhookRoutes(api: ApiRouter<Ctx>): void {
       },
       async ({ p, fail, config }) => {
         if (p.url === undefined) return;
-        const why = await targetRefusal(p.url, config.webhooks.allowPrivate);
+        const why = await targetRefusal(p.url, webhookRule(config.webhooks));
         if (why) fail("url", why);
       },
     ],

@@ -7,8 +7,10 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
+import { type OutboundRule, OutboundRefused, guardedLookup, literalRefusal } from "../../outbound-address.js";
 
-export type ControllerFault = "unreachable" | "timeout" | "certificate" | "refused" | "rejected";
+/** "forbidden": the controller's address is not one the service may call (src/outbound-address.ts). */
+export type ControllerFault = "unreachable" | "timeout" | "certificate" | "refused" | "rejected" | "forbidden";
 
 /** A controller call that did not give what was asked; `answer` is what the controller said, for the log. */
 export class ControllerError extends Error {
@@ -35,17 +37,20 @@ export interface ControllerCall {
   /** 64 upper-case hex digits, or "" for the usual checks. */
   fingerprint: string;
   timeoutMs: number;
+  /** Where the call may connect, checked on the resolved address of every connection. */
+  rule: OutboundRule;
 }
 
 const MAX_BODY = 256 * 1024;
 
-function pinnedSocket(u: URL, fingerprint: string, timeoutMs: number): Promise<TLSSocket> {
+function pinnedSocket(u: URL, fingerprint: string, timeoutMs: number, rule: OutboundRule): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const host = u.hostname.replace(/^\[|\]$/g, "");
     const socket = tlsConnect({
       host,
       port: Number(u.port || 443),
       servername: /^[\d.]+$|:/.test(host) ? undefined : host,
+      lookup: guardedLookup(rule) as never,
       // The chain of a self-signed controller does not verify; the pinned fingerprint decides instead.
       rejectUnauthorized: false,
     });
@@ -62,13 +67,14 @@ function pinnedSocket(u: URL, fingerprint: string, timeoutMs: number): Promise<T
     });
     socket.once("error", (err) => {
       clearTimeout(timer);
-      reject(err instanceof ControllerError ? err : new ControllerError("unreachable", err.message));
+      reject(faultOf(err));
     });
   });
 }
 
 function faultOf(err: Error & { code?: string }): ControllerError {
   if (err instanceof ControllerError) return err;
+  if (err instanceof OutboundRefused) return new ControllerError("forbidden", err.message);
   const cert = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(err.code ?? "");
   return new ControllerError(cert ? "certificate" : "unreachable", `${err.code ?? "error"}: ${err.message}`);
 }
@@ -76,6 +82,9 @@ function faultOf(err: Error & { code?: string }): ControllerError {
 export async function controllerRequest(call: ControllerCall): Promise<ControllerResponse> {
   const u = new URL(call.url);
   const https = u.protocol === "https:";
+  // Node asks no lookup for an IP literal: its address is checked here, a name's in the lookup.
+  const why = literalRefusal(u, call.rule);
+  if (why) throw new ControllerError("forbidden", `refused: ${why}`);
   const body = call.json === undefined ? undefined : Buffer.from(JSON.stringify(call.json), "utf8");
   const headers: Record<string, string> = { accept: "application/json", ...call.headers };
   if (body) {
@@ -83,14 +92,14 @@ export async function controllerRequest(call: ControllerCall): Promise<Controlle
     headers["content-length"] = String(body.length);
   }
   const started = Date.now();
-  const socket = https && call.fingerprint ? await pinnedSocket(u, call.fingerprint, call.timeoutMs) : undefined;
+  const socket = https && call.fingerprint ? await pinnedSocket(u, call.fingerprint, call.timeoutMs, call.rule) : undefined;
   const remaining = Math.max(1, call.timeoutMs - (Date.now() - started));
   return new Promise((resolve, reject) => {
     const options = {
       method: call.method,
       headers,
       // The pinned socket is used as is (no agent); otherwise a connection of its own, not kept alive.
-      ...(socket ? { createConnection: () => socket } : { agent: false as const }),
+      ...(socket ? { createConnection: () => socket } : { agent: false as const, lookup: guardedLookup(call.rule) as never }),
     };
     const req = (https ? httpsRequest : httpRequest)(u, options, (res) => {
       const chunks: Buffer[] = [];

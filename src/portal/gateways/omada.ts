@@ -8,6 +8,7 @@
  */
 import { macOrEmpty } from "../../mac-address.js";
 import type { ControllerAccess } from "../../modules/controllers/controllers.service.js";
+import type { OutboundRule } from "../../outbound-address.js";
 import { CookieJar, ControllerError, type ControllerResponse, answerOf, controllerRequest, jsonOf } from "./controller-http.js";
 import { param } from "./gateway-params.js";
 import type { GatewayParse, OmadaState } from "./gateway-types.js";
@@ -67,10 +68,11 @@ interface Call {
   access: ControllerAccess;
   session: OmadaSession;
   timeoutMs: number;
+  rule: OutboundRule;
 }
 
 function send(c: Call, method: "GET" | "POST", path: string, json?: unknown, headers: Record<string, string> = {}): Promise<ControllerResponse> {
-  return controllerRequest({ method, url: `${c.access.url}${path}`, json, headers, fingerprint: c.access.tlsFingerprint, timeoutMs: c.timeoutMs });
+  return controllerRequest({ method, url: `${c.access.url}${path}`, json, headers, fingerprint: c.access.tlsFingerprint, timeoutMs: c.timeoutMs, rule: c.rule });
 }
 
 const CONTROLLER_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;

@@ -19,6 +19,7 @@
 import { isIP } from "node:net";
 import { macOfAnyForm } from "../../mac-address.js";
 import type { ControllerAccess } from "../../modules/controllers/controllers.service.js";
+import type { OutboundRule } from "../../outbound-address.js";
 import { ControllerError, answerOf, controllerRequest, jsonOf } from "./controller-http.js";
 import { httpUrlOrEmpty, param } from "./gateway-params.js";
 import type { GatewayParse, RuckusNbiState } from "./gateway-types.js";
@@ -64,6 +65,7 @@ export function nbiMatches(access: Pick<ControllerAccess, "url">, nbi: string): 
 export interface NbiCall {
   access: ControllerAccess;
   timeoutMs: number;
+  rule: OutboundRule;
 }
 
 /** The codes of the interface's answers (RUCKUS One Hotspot WISPr API reference, "JSON Responses Definitions"). */
@@ -99,6 +101,7 @@ async function nbiRequest(call: NbiCall, body: Record<string, string>): Promise<
     },
     fingerprint: call.access.tlsFingerprint,
     timeoutMs: call.timeoutMs,
+    rule: call.rule,
   });
   const json = jsonOf(res);
   const code = typeof json?.ResponseCode === "number" ? json.ResponseCode : Number(json?.ResponseCode);

@@ -9,6 +9,7 @@
  */
 import { macOrEmpty } from "../../mac-address.js";
 import type { ControllerAccess } from "../../modules/controllers/controllers.service.js";
+import type { OutboundRule } from "../../outbound-address.js";
 import { CookieJar, ControllerError, type ControllerResponse, answerOf, controllerRequest, jsonOf } from "./controller-http.js";
 import type { GatewayParse } from "./gateway-types.js";
 
@@ -63,10 +64,11 @@ interface Call {
   access: ControllerAccess;
   session: UnifiSession;
   timeoutMs: number;
+  rule: OutboundRule;
 }
 
 function send(c: Call, method: "GET" | "POST", path: string, json?: unknown, headers: Record<string, string> = {}): Promise<ControllerResponse> {
-  return controllerRequest({ method, url: `${c.access.url}${path}`, json, headers, fingerprint: c.access.tlsFingerprint, timeoutMs: c.timeoutMs });
+  return controllerRequest({ method, url: `${c.access.url}${path}`, json, headers, fingerprint: c.access.tlsFingerprint, timeoutMs: c.timeoutMs, rule: c.rule });
 }
 
 async function detectFlavour(c: Call): Promise<"classic" | "os"> {

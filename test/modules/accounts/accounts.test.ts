@@ -33,7 +33,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("finds the caller behind an identifier, and nothing behind an unknown one", async () => {
-      assert.deepEqual(await findCaller(t.deps, t.identifier), { accountId: t.accountId, subUserId: null, readonly: false });
+      assert.deepEqual(await findCaller(t.deps, t.identifier), { accountId: t.accountId, subUserId: null, readonly: false, locationScope: null });
       assert.equal(await findCaller(t.deps, "not-an-identifier"), undefined);
     });
 

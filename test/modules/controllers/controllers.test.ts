@@ -38,7 +38,8 @@ for (const dialect of DIALECTS) {
   describe(`controllers API (${dialect})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await createTestApp(dialect);
+      // The controllers here sit on the venue's LAN (192.168/16), as self-hosted installs often do.
+      t = await createTestApp(dialect, { CONTROLLER_ALLOW_PRIVATE: "true" });
     });
     after(async () => t.close());
 
@@ -69,9 +70,9 @@ for (const dialect of DIALECTS) {
       const none = await t.call("POST", "create-or-update-controller", {});
       assert.equal(none.statusCode, 400);
       assert.deepEqual(Object.keys(none.body.message).sort(), ["name", "type", "url"]);
-      const noCreds = await t.call("POST", "create-or-update-controller", { name: "X", type: "omada", url: "https://omada.example:8043" });
+      const noCreds = await t.call("POST", "create-or-update-controller", { name: "X", type: "omada", url: "https://192.168.1.3:8043" });
       assert.deepEqual(noCreds.body.message, { username: ["The username field is required."] });
-      const noPass = await t.call("POST", "create-or-update-controller", { name: "X", type: "unifi", url: "https://u.example", username: "a" });
+      const noPass = await t.call("POST", "create-or-update-controller", { name: "X", type: "unifi", url: "https://192.168.1.4", username: "a" });
       assert.deepEqual(noPass.body.message, { password: ["The password field is required."] });
       const bad = await t.call("POST", "create-or-update-controller", {
         name: "X", type: "cisco", url: "ftp://x", site: "a/b", tls_fingerprint: "zz", username: "a", password: "b",
@@ -79,7 +80,7 @@ for (const dialect of DIALECTS) {
       assert.equal(bad.statusCode, 400);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ["site", "tls_fingerprint", "type", "url"]);
       assert.deepEqual(bad.body.message.type, ["The type must be one of: unifi, omada, ruckus."]);
-      const omadaKey = await t.call("POST", "create-or-update-controller", { name: "X", type: "omada", url: "https://o.example", api_key: "k" });
+      const omadaKey = await t.call("POST", "create-or-update-controller", { name: "X", type: "omada", url: "https://192.168.1.5", api_key: "k" });
       assert.equal(omadaKey.statusCode, 400);
       assert.ok(omadaKey.body.message.api_key);
       const both = await t.call("POST", "create-or-update-controller", { ...UNIFI, api_key: "k" });
@@ -93,26 +94,26 @@ for (const dialect of DIALECTS) {
       const loc = await makeLocation(t);
       assert.equal((await t.call("POST", "location-assign-controller", { location_id: loc, controller_id: id })).statusCode, 200);
       const key = await import("../../../src/db/secret-box.js").then((m) => m.secretBoxKey(t.db, undefined));
-      const rename = await t.call("POST", "create-or-update-controller", { controller_id: id, name: "Renamed", type: "unifi", url: "https://unifi.example", site: "x1y2z3" });
+      const rename = await t.call("POST", "create-or-update-controller", { controller_id: id, name: "Renamed", type: "unifi", url: "https://192.168.1.6", site: "x1y2z3" });
       assert.equal(rename.statusCode, 200, JSON.stringify(rename.body));
       assert.equal(rename.body.message, "Controller has been successfully updated.");
       assert.deepEqual(rename.body.data.location_ids, [loc]);
       let access = await controllerOfLocation(t.deps, key, loc);
       assert.deepEqual(access?.credentials, { username: "hotspot", password: UNIFI.password });
       assert.equal(access?.site, "x1y2z3");
-      await t.call("POST", "create-or-update-controller", { controller_id: id, name: "R", type: "unifi", url: "https://unifi.example", password: "new-one" });
+      await t.call("POST", "create-or-update-controller", { controller_id: id, name: "R", type: "unifi", url: "https://192.168.1.6", password: "new-one" });
       access = await controllerOfLocation(t.deps, key, loc);
       assert.deepEqual(access?.credentials, { username: "hotspot", password: "new-one" });
-      const withKey = await t.call("POST", "create-or-update-controller", { controller_id: id, name: "R", type: "unifi", url: "https://unifi.example", api_key: "KEY-123" });
+      const withKey = await t.call("POST", "create-or-update-controller", { controller_id: id, name: "R", type: "unifi", url: "https://192.168.1.6", api_key: "KEY-123" });
       assert.equal(withKey.body.data.auth, "api_key");
       access = await controllerOfLocation(t.deps, key, loc);
       assert.deepEqual(access?.credentials, { apiKey: "KEY-123" });
-      const toOmada = await t.call("POST", "create-or-update-controller", { controller_id: id, name: "R", type: "omada", url: "https://o.example" });
+      const toOmada = await t.call("POST", "create-or-update-controller", { controller_id: id, name: "R", type: "omada", url: "https://192.168.1.5" });
       assert.deepEqual(toOmada.body.message, { username: ["The username field is required."] }, "an Omada controller needs a login");
     });
 
     it("a RUCKUS northbound interface: its password is required, a user name optional, an API key refused", async () => {
-      const url = "https://smartzone.example:9443";
+      const url = "https://192.168.1.7:9443";
       const noPass = await t.call("POST", "create-or-update-controller", { name: "Zone", type: "ruckus", url, username: "api" });
       assert.deepEqual(noPass.body.message, { password: ["The password field is required."] });
       const withKey = await t.call("POST", "create-or-update-controller", { name: "Zone", type: "ruckus", url, api_key: "k" });
@@ -190,6 +191,48 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(stranded, 0, `${stranded} of ${RACES} locations kept a deleted controller`);
       assert.equal(deletedTwice, 0);
+    });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`controller addresses (${dialect})`, () => {
+    let closed: TestApp;
+    let open: TestApp;
+    before(async () => {
+      [closed, open] = await Promise.all([createTestApp(dialect), createTestApp(dialect, { CONTROLLER_ALLOW_PRIVATE: "true" })]);
+    });
+    after(async () => Promise.all([closed?.close(), open?.close()]));
+
+    const save = (t: TestApp, url: string, extra: Record<string, unknown> = {}) =>
+      t.call("POST", "create-or-update-controller", { name: "Addr", type: "unifi", url, username: "hotspot", password: "pw", ...extra });
+
+    it("refuses loopback and private addresses unless CONTROLLER_ALLOW_PRIVATE=true, and link-local or reserved ones always, under url", async () => {
+      const privateOnes = ["http://127.0.0.1:8443", "http://[::1]:8443", "http://localhost:6379", "https://10.0.0.2:8443", "https://192.168.1.2:8443", "https://[fd12::2]:8043", "http://[2002:7f00:1::]/", "http://[fec0::1]/"];
+      const never = ["http://169.254.169.254", "http://[fe80::1]:8443", "http://0.0.0.0:8443", "http://[::]:8443", "http://[::7f00:1]/", "http://192.0.0.1/", "http://[::ffff:169.254.169.254]/"];
+      for (const url of [...privateOnes, ...never]) {
+        const res = await save(closed, url);
+        assert.equal(res.statusCode, 400, url);
+        assert.deepEqual(Object.keys(res.body.message), ["url"], `${url}: ${JSON.stringify(res.body)}`);
+      }
+      assert.match((await save(closed, "http://127.0.0.1:8443")).body.message.url[0], /CONTROLLER_ALLOW_PRIVATE=true/);
+      for (const url of privateOnes) assert.equal((await save(open, url)).statusCode, 200, url);
+      for (const url of never) {
+        const res = await save(open, url);
+        assert.equal(res.statusCode, 400, url);
+        assert.match(res.body.message.url[0], /never allowed/, url);
+      }
+      assert.equal((await save(closed, "https://93.184.215.14:8443")).statusCode, 200, "a public address");
+      assert.equal(Number((await closed.db.selectFrom("controllers").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n), 1, "only that one written");
+    });
+
+    it("an update to a refused address leaves the controller as it was", async () => {
+      const id = (await save(closed, "https://93.184.215.14:8443")).body.controller_id;
+      const res = await save(closed, "http://169.254.169.254/latest/meta-data", { controller_id: id, name: "Moved" });
+      assert.equal(res.statusCode, 400);
+      assert.ok(res.body.message.url);
+      const row = await closed.db.selectFrom("controllers").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      assert.deepEqual([row.name, row.url], ["Addr", "https://93.184.215.14:8443"]);
     });
   });
 }
