@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
-import { inTransaction } from "../db/transaction.js";
+import { inTransaction, transaction } from "../db/transaction.js";
 import { createAccount } from "../modules/accounts/accounts.service.js";
 import { noLogins, parsePayload } from "../modules/campaigns/campaign-payload.js";
 import type { Ctx, Repositories } from "../modules/context.js";
@@ -248,7 +248,7 @@ export type DemoOutcome =
 export async function writeDemo(ctx: Ctx, opts: Omit<DemoOptions, "accountId"> & { email: string }): Promise<DemoOutcome> {
   const names = new Set(DEMO_SITES.map((s) => s.name));
   const { accounts, locations } = ctx.repos;
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     opts.signal?.throwIfAborted();
     const inTrx = { ...ctx, db: trx };
     const existing = await accounts.findAccountByEmail(trx, opts.email);

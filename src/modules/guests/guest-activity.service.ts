@@ -6,6 +6,7 @@
 import type { DB } from "../../db/database.js";
 import { counterShard, dialectOf, increment } from "../../db/dialect.js";
 import { toDbDatetime } from "../../db/time.js";
+import { inTransaction } from "../../db/transaction.js";
 import { enqueueAutomations, mayHaveAutomations } from "../outbox/outbox-triggers.js";
 import { enqueueEvent, mayHaveWebhooks } from "../webhooks/webhook-events.js";
 import { type GuestProfileInput, type LoginInput, consentColumns, loginEventData } from "./login-input.js";
@@ -37,10 +38,6 @@ function profileUpdate(p: GuestProfileInput): GuestProfileInput {
   return out;
 }
 
-/** Runs `fn` in a new transaction, or in the caller's when `db` already is one (batched writers such as the demo generator). */
-function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
-}
 
 /** Records a login and everything that follows from it, atomically. */
 export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId: number; loginId: number }> {

@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { dialectOf } from "../../db/dialect.js";
-import { inTransaction } from "../../db/transaction.js";
+import { inTransaction, transaction } from "../../db/transaction.js";
 import { toDbDatetime } from "../../db/time.js";
 import type { Ctx } from "../context.js";
 import { enqueueEvent } from "../webhooks/webhook-events.js";
@@ -100,7 +100,7 @@ async function retentionPass(ctx: Ctx, db: DB, now: Date): Promise<number> {
     for (;;) {
       const batch = await ctx.repos.guestRights.unseenSince(db, account.id, before, RETENTION_BATCH);
       for (const g of batch) {
-        const done = await db.transaction().execute(async (trx) => {
+        const done = await transaction(db, async (trx) => {
           // Seen again (or erased by another call) since the batch was read: leave it.
           const [fresh] = await ctx.repos.guests.findOwnedForUpdate(trx, account.id, [g.id]);
           if (!fresh || fresh.updated_at >= before || (fresh.radius_session_last_datetime ?? "") >= before) return false;

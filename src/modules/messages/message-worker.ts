@@ -11,7 +11,7 @@
  * message cut off mid-flight again (with the same Message-ID).
  */
 import type { Config } from "../../config.js";
-import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
+import { type OutboxLoop, afterFailure, onOutboxWrite, startOutboxLoop } from "../../db/outbox.js";
 import { stopTexts } from "../guests/guest-consent.service.js";
 import type { Ctx } from "../context.js";
 import type { MessageRow } from "../outbox/outbox.repository.js";
@@ -181,9 +181,12 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
 export function startMessageWorker(ctx: Ctx, config: Readonly<Config>, log: Log, mailer?: MailSender): OutboxLoop {
   const sender = createMessageSender(ctx, config, log, mailer);
   const loop = startOutboxLoop(config.messages.pollMs, sender.pass, (err) => log.warn({ err }, "message outbox unavailable"));
+  // A message queued and committed by this process is looked at at once; the poll finds the rest.
+  const off = onOutboxWrite(ctx.db, "messages", loop.kick);
   return {
     kick: loop.kick,
     async stop() {
+      off();
       await loop.stop();
       sender.close();
     },

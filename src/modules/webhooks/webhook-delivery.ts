@@ -15,7 +15,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import type { Config } from "../../config.js";
 import type { DB } from "../../db/database.js";
-import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
+import { type OutboxLoop, afterFailure, onOutboxWrite, startOutboxLoop } from "../../db/outbox.js";
 import { addressRefusal, guardedLookup } from "./webhook-target.js";
 import { signedHeaders } from "./webhook-signature.js";
 import { type DueDelivery, type WebhookRepository, createWebhookRepository } from "./webhooks.repository.js";
@@ -114,5 +114,14 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: Log, repo: W
     return due.length;
   }
 
-  return startOutboxLoop(cfg.pollMs, pass, (err) => log.warn({ err }, "webhook outbox unavailable"));
+  const loop = startOutboxLoop(cfg.pollMs, pass, (err) => log.warn({ err }, "webhook outbox unavailable"));
+  // A committed event of this process is delivered at once; the poll finds other instances' events and retries.
+  const off = onOutboxWrite(db, "webhook_deliveries", loop.kick);
+  return {
+    kick: loop.kick,
+    stop() {
+      off();
+      return loop.stop();
+    },
+  };
 }
