@@ -4,6 +4,7 @@
  * erase-social-user does (and queues guest.erased). For the operator of the service: any account.
  */
 import { transaction } from "../db/transaction.js";
+import { createRadiusRepository } from "../radius/radius.repository.js";
 import { eraseGuest, exportGuest } from "../modules/guests/guest-rights.service.js";
 import type { GuestRow } from "../modules/guests/guests.repository.js";
 import type { Ctx } from "../modules/context.js";
@@ -62,7 +63,7 @@ export const guestEraseCommand: Command = {
         const tctx = { ...ctx, db: trx };
         const [g] = await ctx.repos.guests.findOwnedForUpdate(trx, (await findGuest(tctx, id)).account_id, [id]);
         if (!g) throw new Error(`there is no guest with id ${id}`);
-        return eraseGuest(tctx, g);
+        return eraseGuest({ ...tctx, radius: createRadiusRepository() }, g);
       }),
     );
     process.stdout.write(erased ? `guest ${id} erased\n` : `guest ${id} is the anonymous remainder of an erased guest: nothing to erase\n`);

@@ -3,8 +3,7 @@
  * retention period who were not seen for it (runRetention: idempotent, one instance at a time on
  * PostgreSQL). Failures (the database away) are logged and tried again at the next interval.
  */
-import type { Ctx } from "../context.js";
-import { runRetention } from "./guest-rights.service.js";
+import { type ErasureCtx, runRetention } from "./guest-rights.service.js";
 
 interface Log {
   info(obj: object, msg?: string): void;
@@ -15,7 +14,7 @@ export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-export function startRetentionJob(ctx: Ctx, intervalMs: number, log: Log): RetentionJob {
+export function startRetentionJob(ctx: ErasureCtx, intervalMs: number, log: Log): RetentionJob {
   let stopped = false;
   let running: Promise<void> | undefined;
   const run = () => {
