@@ -123,3 +123,43 @@ describe("architecture: imports only run downwards", () => {
     assert.ok(graph.get("src/app.ts")!.includes("src/http/api-route.ts"));
   });
 });
+
+/** Tables written by one owner (docs/architecture.md, "Who writes which table"): the files allowed to write each. */
+const TABLE_WRITERS: Record<string, string[]> = {
+  portal_credentials: ["src/radius/radius.repository.ts"],
+  // The login writer; the erasure moves a guest's rows to its anonymous stand-in.
+  logins: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
+  guest_locations: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
+  guest_macs: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
+};
+
+/** Whether the source text writes `table` (Kysely's builders or SQL text). */
+export function writesTable(text: string, table: string): boolean {
+  const builder = new RegExp(`\\b(insertInto|updateTable|deleteFrom)\\(\\s*"${table}"`);
+  const raw = new RegExp(`\\b(insert\\s+into|update|delete\\s+from)\\s+${table}\\b`, "i");
+  return builder.test(text) || raw.test(text);
+}
+
+describe("architecture: one owner per write", () => {
+  const texts = new Map(files.map((f) => [f, readFileSync(join(ROOT, f), "utf8")]));
+
+  it("writes each owned table only from its owner", () => {
+    const strays: string[] = [];
+    for (const [table, owners] of Object.entries(TABLE_WRITERS)) {
+      for (const [file, text] of texts) if (!file.includes("/migrations/") && writesTable(text, table) && !owners.includes(file)) strays.push(`${file} writes ${table}`);
+    }
+    assert.deepEqual(strays, []);
+  });
+
+  it("opens every transaction through src/db/transaction.ts, so its after-commit hooks are seen", () => {
+    const raw = [...texts].filter(([f, text]) => /\.transaction\(\)/.test(text) && f !== "src/db/transaction.ts" && f !== "src/db/migrator.ts").map(([f]) => f);
+    assert.deepEqual(raw, []);
+  });
+
+  it("recognises a write in either form (the checks above would pass on nothing)", () => {
+    assert.ok(writesTable('await db.deleteFrom("portal_credentials").where(', "portal_credentials"));
+    assert.ok(writesTable("insert into portal_credentials (username)", "portal_credentials"));
+    assert.ok(!writesTable('db.selectFrom("portal_credentials")', "portal_credentials"));
+    assert.ok(writesTable(texts.get("src/radius/radius.repository.ts")!, "portal_credentials"));
+  });
+});
