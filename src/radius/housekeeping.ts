@@ -14,9 +14,10 @@ import type { Config } from "../config.js";
 import { toDbDatetime } from "../db/time.js";
 import { purgeExpiredSessions } from "../modules/console/console.service.js";
 import type { RadiusCtx } from "./radius.repository.js";
+import { DAY_MS } from "../durations.js";
 
 /** Used or expired credentials are kept a day for support questions, then deleted. */
-const CREDENTIAL_RETENTION_MS = 86_400_000;
+const CREDENTIAL_RETENTION_MS = DAY_MS;
 export const STALE_SESSION_CAUSE = "Stale-Session";
 
 export interface HousekeepingDone {
@@ -45,7 +46,7 @@ export async function runDatabaseHousekeeping(ctx: RadiusCtx, config: Readonly<C
   const before = (ms: number) => toDbDatetime(new Date(now.getTime() - ms));
   const purgedCredentials = await radius.purgeCredentials(db, before(CREDENTIAL_RETENTION_MS));
   const closedSessions = await closeStaleSessions(ctx, config, now);
-  const purgedSessions = await radius.purgeClosedSessions(db, before(config.radius.sessionRetentionDays * 86_400_000));
+  const purgedSessions = await radius.purgeClosedSessions(db, before(config.radius.sessionRetentionDays * DAY_MS));
   const purgedConsoleSessions = await purgeExpiredSessions(ctx, toDbDatetime(now));
   return { closedSessions, purgedSessions, purgedCredentials, purgedConsoleSessions };
 }

@@ -20,6 +20,7 @@ import { type MailSender, createMailSender } from "./mail-transport.js";
 import { composeAutomationMessage } from "./message-compose.js";
 import { linkKey } from "./message-tokens.js";
 import { SmsSendError, TWILIO_UNSUBSCRIBED, sendSms } from "./twilio-client.js";
+import { DAY_MS } from "../../durations.js";
 
 interface Log {
   warn(obj: object, msg?: string): void;
@@ -95,7 +96,7 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
     if (automation.trigger === "visit-ended" && (await repos.automations.visitContinues(db, guest.id, location.id, m.trigger_at))) {
       return { skip: "visit continued" };
     }
-    const since = Date.now() - automation.cap_days * 86_400_000;
+    const since = Date.now() - automation.cap_days * DAY_MS;
     if ((await repos.outbox.sentTo(db, automation.id, guest.id, since)) >= automation.cap_messages) return { skip: "cap reached" };
     const composed = await composeAutomationMessage(config, await linkKey(db), m.id, automation, guest, location);
     if (!(await repos.outbox.writeContent(db, m.id, leaseUntil, composed))) return { skip: "taken over" };
