@@ -8,6 +8,7 @@ import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "./database-tim
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
+import { MAX_CREDENTIAL_TTL_SECONDS } from "./durations.js";
 
 export class ConfigError extends Error {}
 
@@ -420,7 +421,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       requireMessageAuthenticator: bool(env, "RADIUS_REQUIRE_MESSAGE_AUTHENTICATOR", true),
       returningGuestDays: int(env, "RADIUS_RETURNING_GUEST_DAYS", 30, 0, 3650),
       interimInterval: int(env, "RADIUS_INTERIM_INTERVAL", 300, 60, 86400),
-      credentialTtlSeconds: int(env, "RADIUS_CREDENTIAL_TTL", 300, 10, 86400),
+      credentialTtlSeconds: int(env, "RADIUS_CREDENTIAL_TTL", 300, 10, MAX_CREDENTIAL_TTL_SECONDS),
       staleSessionHours: int(env, "RADIUS_STALE_SESSION_HOURS", 24, 1, 8760),
       sessionRetentionDays: int(env, "RADIUS_SESSION_RETENTION_DAYS", 90, 1, 3650),
       coaPort: int(env, "RADIUS_COA_PORT", 0, 0, 65535),

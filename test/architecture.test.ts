@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, "..");
 
 /** Bottom first. A file belongs to the first layer whose test matches its path (relative to the repository). */
 const LAYERS: { name: string; has: (file: string) => boolean }[] = [
-  { name: "core", has: (f) => /^src\/(errors|config|database-timeouts|domain-errors|logger|mac-address|md5|metrics|outbound-address|portal-urls|random-text)\.ts$/.test(f) },
+  { name: "core", has: (f) => /^src\/(errors|config|database-timeouts|domain-errors|logger|mac-address|md5|metrics|outbound-address|portal-urls|random-text|durations)\.ts$/.test(f) },
   { name: "db", has: (f) => f.startsWith("src/db/") },
   { name: "http", has: (f) => f.startsWith("src/http/") },
   { name: "modules", has: (f) => f.startsWith("src/modules/") },
@@ -121,5 +121,45 @@ describe("architecture: imports only run downwards", () => {
     const text = 'import a from "./a.js";\nimport type { B } from "../b.js";\nexport { c } from "./c/c.js";\nimport "./d.js";\nconst e = await import("./e.js");\nimport x from "kysely";';
     assert.deepEqual(importsOf("src/x/y.ts", text), ["src/x/a.ts", "src/b.ts", "src/x/c/c.ts", "src/x/d.ts", "src/x/e.ts"]);
     assert.ok(graph.get("src/app.ts")!.includes("src/http/api-route.ts"));
+  });
+});
+
+/** Tables written by one owner (docs/architecture.md, "Who writes which table"): the files allowed to write each. */
+const TABLE_WRITERS: Record<string, string[]> = {
+  portal_credentials: ["src/radius/radius.repository.ts"],
+  // The login writer; the erasure moves a guest's rows to its anonymous stand-in.
+  logins: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
+  guest_locations: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
+  guest_macs: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
+};
+
+/** Whether the source text writes `table` (Kysely's builders or SQL text). */
+export function writesTable(text: string, table: string): boolean {
+  const builder = new RegExp(`\\b(insertInto|updateTable|deleteFrom)\\(\\s*"${table}"`);
+  const raw = new RegExp(`\\b(insert\\s+into|update|delete\\s+from)\\s+${table}\\b`, "i");
+  return builder.test(text) || raw.test(text);
+}
+
+describe("architecture: one owner per write", () => {
+  const texts = new Map(files.map((f) => [f, readFileSync(join(ROOT, f), "utf8")]));
+
+  it("writes each owned table only from its owner", () => {
+    const strays: string[] = [];
+    for (const [table, owners] of Object.entries(TABLE_WRITERS)) {
+      for (const [file, text] of texts) if (!file.includes("/migrations/") && writesTable(text, table) && !owners.includes(file)) strays.push(`${file} writes ${table}`);
+    }
+    assert.deepEqual(strays, []);
+  });
+
+  it("opens every transaction through src/db/transaction.ts, so its after-commit hooks are seen", () => {
+    const raw = [...texts].filter(([f, text]) => /\.transaction\(\)/.test(text) && f !== "src/db/transaction.ts" && f !== "src/db/migrator.ts").map(([f]) => f);
+    assert.deepEqual(raw, []);
+  });
+
+  it("recognises a write in either form (the checks above would pass on nothing)", () => {
+    assert.ok(writesTable('await db.deleteFrom("portal_credentials").where(', "portal_credentials"));
+    assert.ok(writesTable("insert into portal_credentials (username)", "portal_credentials"));
+    assert.ok(!writesTable('db.selectFrom("portal_credentials")', "portal_credentials"));
+    assert.ok(writesTable(texts.get("src/radius/radius.repository.ts")!, "portal_credentials"));
   });
 });

@@ -13,6 +13,7 @@ import { type Kysely, sql } from "kysely";
 import type { DB } from "../db/database.js";
 import { dialectOf } from "../db/dialect.js";
 import { migrateToLatest } from "../db/migrator.js";
+import { transaction } from "../db/transaction.js";
 
 export class CopyDatabaseError extends Error {}
 
@@ -51,8 +52,10 @@ export async function copyDatabase(source: DB, target: DB, progress: (line: stri
   await refuseNonEmpty(pg, tables);
   const order = foreignKeyOrder(tables, await foreignKeys(pg));
 
-  return (source as Kysely<any>).transaction().execute(async (lite) =>
-    pg.transaction().execute(async (trx) => {
+  return transaction(source, async (liteTrx) =>
+    transaction(target, async (pgTrx) => {
+      const lite = liteTrx as Kysely<any>;
+      const trx = pgTrx as Kysely<any>;
       // The built-in templates the migration inserted come again, with their ids, from the source.
       await sql`delete from campaigns where account_id is null`.execute(trx);
       const copied: CopiedTable[] = [];

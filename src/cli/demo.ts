@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
-import { inTransaction } from "../db/transaction.js";
+import { inTransaction, transaction } from "../db/transaction.js";
 import { createAccount } from "../modules/accounts/accounts.service.js";
 import { mailbox } from "../modules/accounts/mailbox.js";
 import { noLogins, parsePayload } from "../modules/campaigns/campaign-payload.js";
@@ -23,6 +23,7 @@ import { defaultOptions } from "../modules/locations/locations.service.js";
 import { type DemoEvent, type GuestSeed, planActivity } from "./demo-activity.js";
 import { AP_OUIS, DEMO_SITES, type DemoSite } from "./demo-catalogue.js";
 import { type Rng, hexPairs, pick, seededRng } from "./demo-random.js";
+import { DAY_MS } from "../durations.js";
 
 export interface DemoOptions {
   accountId: number;
@@ -120,7 +121,7 @@ async function createSite(
   await locationRepository.upsertOptions(db, { ...defaultOptions(locationId), ...site.options, updated_at: since });
   const deviceIds: number[] = [];
   for (const d of site.devices) {
-    const heard = { online: toDbDatetime(new Date(until.getTime() - 90_000)), offline: toDbDatetime(new Date(until.getTime() - 2 * 86_400_000)), never: null }[d.heard];
+    const heard = { online: toDbDatetime(new Date(until.getTime() - 90_000)), offline: toDbDatetime(new Date(until.getTime() - 2 * DAY_MS)), never: null }[d.heard];
     const id = await deviceRepository.insert(db, {
       account_id: accountId,
       location_id: locationId,
@@ -198,7 +199,7 @@ async function generateInTransaction(trx: DB, repos: Repositories, opts: DemoOpt
   // Two streams: device MACs may need redrawing (a second run), which must not shift the activity.
   const activityRng = seededRng(seed);
   const macRng = seededRng(seed ^ 0x5bd1e995);
-  const since = toDbDatetime(new Date(until.getTime() - (days + 1) * 86_400_000));
+  const since = toDbDatetime(new Date(until.getTime() - (days + 1) * DAY_MS));
 
   const templates = (await repos.campaigns.listUsable(trx, opts.accountId)).filter((c) => c.account_id === null);
   const templateIds = new Map(templates.map((t) => [t.name, t.id]));
@@ -249,7 +250,7 @@ export type DemoOutcome =
 export async function writeDemo(ctx: Ctx, opts: Omit<DemoOptions, "accountId"> & { email: string }): Promise<DemoOutcome> {
   const names = new Set(DEMO_SITES.map((s) => s.name));
   const { accounts, locations } = ctx.repos;
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     opts.signal?.throwIfAborted();
     const inTrx = { ...ctx, db: trx };
     const existing = await accounts.findAccountByEmail(trx, mailbox(opts.email));

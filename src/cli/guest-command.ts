@@ -3,6 +3,8 @@
  * export-social-user answers); `guestwifi guest erase --id N --yes` erases the guest as
  * erase-social-user does (and queues guest.erased). For the operator of the service: any account.
  */
+import { transaction } from "../db/transaction.js";
+import { createRadiusRepository } from "../radius/radius.repository.js";
 import { eraseGuest, exportGuest } from "../modules/guests/guest-rights.service.js";
 import type { GuestRow } from "../modules/guests/guests.repository.js";
 import { recordCliAudit } from "../modules/audit/audit.service.js";
@@ -58,11 +60,11 @@ export const guestEraseCommand: Command = {
     const id = guestId(eraseSpec, flags);
     if (flags.yes !== true) throw new UsageError("erasing cannot be undone: add --yes to confirm", commandHelp(eraseSpec), eraseSpec.name);
     const erased = await withDb((ctx) =>
-      ctx.db.transaction().execute(async (trx) => {
+      transaction(ctx.db, async (trx) => {
         const tctx = { ...ctx, db: trx };
         const [g] = await ctx.repos.guests.findOwnedForUpdate(trx, (await findGuest(tctx, id)).account_id, [id]);
         if (!g) throw new Error(`there is no guest with id ${id}`);
-        const done = await eraseGuest(tctx, g);
+        const done = await eraseGuest({ ...tctx, radius: createRadiusRepository() }, g);
         if (done) await recordCliAudit(tctx, g.account_id, "guest erase", { user_id: [id] }, {});
         return done;
       }),

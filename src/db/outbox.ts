@@ -10,10 +10,14 @@
  *   which the row is failed (`afterFailure`).
  * - The worker's loop (`startOutboxLoop`) reads again at once while it finds work, else after its
  *   poll interval, and is stopped by waiting for the pass under way.
+ * - A write that queues a row wakes the workers of this process on its database once it has
+ *   committed (`outboxWritten`, through afterCommit): a row is sent at once, not at the next poll.
+ *   The poll stays for rows queued by other instances and for retries that come due.
  */
 import type { Kysely } from "kysely";
 import type { BackgroundFailures } from "./background-failures.js";
 import type { DB } from "./database.js";
+import { afterCommit, transaction } from "./transaction.js";
 
 /** The outbox tables and their delivery logs (the log's column naming the row). */
 const LOGS = {
@@ -103,7 +107,39 @@ export async function finishLease(db: DB, table: OutboxTable, id: number, leaseU
     if (attempt) await trx.insertInto(log.table).values({ [log.key]: id, ...attempt, ...next.log }).execute();
     return true;
   };
-  return db.isTransaction ? run(loose(db)) : loose(db).transaction().execute(run);
+  return db.isTransaction ? run(loose(db)) : transaction(db, (trx) => run(loose(trx)));
+}
+
+/** Wake-ups of this process's outbox workers, by the database's Kysely adapter (a database and its transactions share one). */
+const wakers = new WeakMap<object, Map<OutboxTable, Set<() => void>>>();
+
+function wakersOf(db: DB, table: OutboxTable): Set<() => void> {
+  const adapter = db.getExecutor().adapter;
+  let byTable = wakers.get(adapter);
+  if (!byTable) {
+    byTable = new Map();
+    wakers.set(adapter, byTable);
+  }
+  let set = byTable.get(table);
+  if (!set) {
+    set = new Set();
+    byTable.set(table, set);
+  }
+  return set;
+}
+
+/** A write through `db` queued rows in `table`: its workers look once the write has committed (at once outside a transaction). */
+export function outboxWritten(db: DB, table: OutboxTable): void {
+  afterCommit(db, () => {
+    for (const wake of wakersOf(db, table)) wake();
+  });
+}
+
+/** Calls `wake` after every committed write of this process that queues rows in `table` of `db`. Returns the unsubscribe. */
+export function onOutboxWrite(db: DB, table: OutboxTable, wake: () => void): () => void {
+  const set = wakersOf(db, table);
+  set.add(wake);
+  return () => set.delete(wake);
 }
 
 export interface OutboxLoop {
@@ -124,6 +160,8 @@ export function startOutboxLoop(pollMs: number, pass: () => Promise<number>, fai
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  /** A kick during a pass: that pass may have read before the new rows, so read again at once. */
+  let kicked = false;
 
   function schedule(ms: number): void {
     if (stopped) return;
@@ -134,10 +172,11 @@ export function startOutboxLoop(pollMs: number, pass: () => Promise<number>, fai
 
   function tick(): void {
     if (running || stopped) return;
+    kicked = false;
     running = pass()
       .then((n) => {
         failures.succeeded();
-        schedule(n > 0 ? 0 : pollMs);
+        schedule(n > 0 || kicked ? 0 : pollMs);
       })
       .catch((err) => {
         failures.failed(err, `read again in ${pollMs} ms`);
@@ -151,7 +190,8 @@ export function startOutboxLoop(pollMs: number, pass: () => Promise<number>, fai
   schedule(0);
   return {
     kick() {
-      if (!running) schedule(0);
+      if (running) kicked = true;
+      else schedule(0);
     },
     async stop() {
       stopped = true;

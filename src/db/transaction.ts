@@ -30,9 +30,58 @@ export function withRowLock<Q extends Lockable<Q>>(db: DB, query: Q, lock: RowLo
   return lock === "share" ? query.forShare() : lock === "update" ? query.forUpdate() : query.forNoKeyUpdate();
 }
 
-/** Runs `fn` in a new transaction, or in the caller's when `db` already is one. */
+/** Work queued by afterCommit on an open transaction (opened by `transaction`), by the transaction object. */
+const committed = new WeakMap<DB, (() => unknown)[]>();
+
+/**
+ * A new transaction (every transaction of the application is opened here). Callbacks that
+ * `afterCommit` queues on it run once it has committed, in order; a transaction that rolls back
+ * (`fn` throws, or the commit fails) drops them. Kysely runs `fn`, then COMMIT, then resolves.
+ */
+export async function transaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  const queued: (() => unknown)[] = [];
+  const result = await db.transaction().execute((trx) => {
+    committed.set(trx, queued);
+    return fn(trx);
+  });
+  for (const run of queued) runCommitted(run);
+  return result;
+}
+
+/**
+ * Runs `fn` once what `db` wrote is committed: after the commit of the transaction `db` is, or at
+ * once when `db` is not a transaction (its statements commit as they run). For side effects that
+ * must follow a commit and must not happen without one: a CoA with new limits, waking an outbox
+ * worker. `fn` must not throw; a failure of it is reported as a process warning, never to the
+ * writer, whose work has committed.
+ */
+export function afterCommit(db: DB, fn: () => unknown): void {
+  if (!db.isTransaction) {
+    runCommitted(fn);
+    return;
+  }
+  const queued = committed.get(db);
+  // A transaction opened around `transaction` would commit unseen: refuse rather than run too early.
+  if (!queued) throw new Error("afterCommit: the transaction was not opened by transaction() of src/db/transaction.ts");
+  queued.push(fn);
+}
+
+function runCommitted(fn: () => unknown): void {
+  try {
+    const out = fn();
+    if (out instanceof Promise) out.catch(warn);
+  } catch (err) {
+    warn(err);
+  }
+}
+
+function warn(err: unknown): void {
+  process.emitWarning(err instanceof Error ? err : new Error(String(err)), "AfterCommitWarning");
+}
+
+/** Runs `fn` in a new transaction, or in the caller's when `db` already is one (afterCommit then waits for the caller's commit). */
 export function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+  return db.isTransaction ? fn(db) : transaction(db, fn);
 }
 
 /** PostgreSQL aborts one of two transactions that wait for each other's locks; running it again succeeds. */
@@ -43,7 +92,7 @@ const MAX_ATTEMPTS = 3;
 export async function retryingTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(fn);
+      return await transaction(db, fn);
     } catch (err) {
       if (attempt >= MAX_ATTEMPTS || !RETRYABLE_PG_CODES.has((err as { code?: string }).code ?? "")) throw err;
     }

@@ -9,6 +9,7 @@ import { AppError, type ErrorMessages, msg } from "../errors.js";
 import { parsePhoneNumberFromString } from "libphonenumber-js/min";
 import { MAC_RE } from "../mac-address.js";
 import { isCountryCode } from "./countries.js";
+import { DAY_MS } from "../durations.js";
 
 const MAX_ID = 2147483647;
 
@@ -270,7 +271,7 @@ export function parseIdList(value: string, param: string, max: number): { ids: n
 
 /** to_date >= from_date and within `maxDays` of it, or the sentence (under to_date) that refuses the range. */
 export function dateRangeProblem(from: string, to: string, maxDays: number): string | undefined {
-  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS;
   if (days < 0) return msg.dateAfter("to_date", "from_date");
   if (days > maxDays) return msg.dateWithin("to_date", maxDays, "from_date");
   return undefined;

@@ -103,11 +103,6 @@ export interface SessionControl {
   disconnectGuest(guestId: number, locationId: number | null, reason: CoaReason, config: Readonly<Config>): Promise<CoaOutcome[]>;
   /** CoA-Requests with these limits to every live session at the location (a guest already past the cap is disconnected). */
   applyLocationOptions(locationId: number, options: LimitOptions, timezone: string, config: Readonly<Config>): Promise<CoaOutcome[]>;
-  /**
-   * The same, started in the background once the caller's transaction is over (a route's handler
-   * calls it before committing; a rolled-back call sends nothing). Outcomes go to coa_requests.
-   */
-  applyLocationOptionsLater(locationId: number, options: LimitOptions, timezone: string, config: Readonly<Config>): void;
 }
 
 export interface Ctx {

@@ -3,9 +3,9 @@ import type { ApiRouter } from "../http/api-route.js";
 import { analyticsRoutes } from "./analytics/analytics.routes.js";
 import { auditRoutes } from "./audit/audit.routes.js";
 import { campaignRoutes } from "./campaigns/campaigns.routes.js";
-import type { Ctx } from "./context.js";
 import { controllerRoutes } from "./controllers/controllers.routes.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
+import type { ErasureCtx } from "./guests/guest-rights.service.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
 import { mikrotikLoginRoutes } from "./locations/mikrotik-login.routes.js";
@@ -16,7 +16,8 @@ import { subUserRoutes } from "./subusers/subusers.routes.js";
 import { webhookRoutes } from "./webhooks/webhooks.routes.js";
 import { voucherRoutes } from "./vouchers/vouchers.routes.js";
 
-export function registerApiModules(api: ApiRouter<Ctx>): void {
+/** The routes' context: the modules' (Ctx) and RADIUS's part of a guest's erasure. */
+export function registerApiModules(api: ApiRouter<ErasureCtx>): void {
   locationRoutes(api);
   campaignRoutes(api);
   deviceRoutes(api);

@@ -22,9 +22,7 @@ import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "./gateways/ruckus
 import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/omada.js";
 import { type UnifiSession, newUnifiSession, unifiAuthorizeGuest } from "./gateways/unifi.js";
 import { portalErrors } from "./portal-errors.js";
-
-/** How long a guest is let in when the location sets no session time limit: one day. */
-export const CONTROLLER_DEFAULT_GRANT_SECONDS = 86_400;
+import { DEFAULT_SESSION_SECONDS } from "../durations.js";
 
 /** bytes/s (location options) -> kbit/s (UniFi), rounded up; 0 stays 0 (no limit). */
 export function kbpsOf(bytesPerSecond: number): number {
@@ -44,7 +42,7 @@ export function grantLimits(
   options: { session_time_limit: number; max_bandwidth_up: number; max_bandwidth_down: number; daily_bandwidth_cap: number },
   voucher?: VoucherLimits,
 ): { seconds: number; up: number; down: number; bytes: number } {
-  const seconds = options.session_time_limit > 0 ? options.session_time_limit : CONTROLLER_DEFAULT_GRANT_SECONDS;
+  const seconds = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_SESSION_SECONDS;
   if (!voucher) return { seconds, up: options.max_bandwidth_up, down: options.max_bandwidth_down, bytes: options.daily_bandwidth_cap };
   return {
     seconds: voucher.secondsLeft,

@@ -10,9 +10,10 @@
 import { clearCookie, cookieOf, setCookie } from "../http/cookies.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { PortalSigner } from "./portal-signer.js";
+import { DAY_SECONDS } from "../durations.js";
 
 /** A year: private addresses rotate, the browser's cookie jar (usually) does not. */
-export const DEVICE_COOKIE_TTL_SECONDS = 365 * 86_400;
+export const DEVICE_COOKIE_TTL_SECONDS = 365 * DAY_SECONDS;
 
 export interface DeviceCookie {
   v: 1;

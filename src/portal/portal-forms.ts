@@ -72,19 +72,19 @@ export function parseClickThrough(_body: Record<string, unknown>): FormResult {
   return { errors: {}, identity: "", profile: {}, values: {} };
 }
 
-/** What the guest ticked on a login form. */
+/** What the guest ticked on a login form (whether that opts in to marketing is marketingDecision's, modules/guests). */
 export interface ConsentChoice {
   termsAccepted: boolean;
-  marketingOptIn: boolean;
+  marketingTicked: boolean;
 }
 
 /** A choice as the signed state and cookie carry it, and back. */
 export function packConsent(c: ConsentChoice): [number, number] {
-  return [c.termsAccepted ? 1 : 0, c.marketingOptIn ? 1 : 0];
+  return [c.termsAccepted ? 1 : 0, c.marketingTicked ? 1 : 0];
 }
 
 export function unpackConsent(c: [number, number] | undefined): ConsentChoice | undefined {
-  return Array.isArray(c) ? { termsAccepted: c[0] === 1, marketingOptIn: c[1] === 1 } : undefined;
+  return Array.isArray(c) ? { termsAccepted: c[0] === 1, marketingTicked: c[1] === 1 } : undefined;
 }
 
 export const TERMS_ERROR = "Please accept the terms of use to connect.";
@@ -92,11 +92,12 @@ export const TERMS_ERROR = "Please accept the terms of use to connect.";
 /**
  * The consent boxes of the form with id prefix `prefix` (custom, email, sms, voucher, ct): an error
  * under `<prefix>-terms` when the campaign requires the terms and the box is not ticked. The
- * marketing box counts only when ticked and offered; it is never required.
+ * marketing box is never required; what it is worth is marketingDecision's (a tick on a page that did
+ * not offer it counts for nothing).
  */
 export function parseConsent(body: Record<string, unknown>, settings: ConsentSettings, prefix: string, termsRequired = settings.terms_required): { errors: FormErrors; choice: ConsentChoice } {
   const termsAccepted = field(body, "accept_terms") !== "";
-  const marketingOptIn = settings.marketing_opt_in && field(body, "marketing_opt_in") !== "";
+  const marketingTicked = field(body, "marketing_opt_in") !== "";
   const errors: FormErrors = termsRequired && !termsAccepted ? { [`${prefix}-terms`]: TERMS_ERROR } : {};
-  return { errors, choice: { termsAccepted, marketingOptIn } };
+  return { errors, choice: { termsAccepted, marketingTicked } };
 }

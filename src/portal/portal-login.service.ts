@@ -16,7 +16,7 @@ import type { LocationRow } from "../modules/locations/locations.repository.js";
 import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
 import { recordGrant } from "../modules/sessions/captive-status.service.js";
-import { newCredential } from "../radius/portal-credentials.js";
+import { credentialWithLogin, newCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
 import { type ControllerGrants, grantLimits } from "./controller-grants.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
@@ -24,11 +24,9 @@ import { merakiGrantUrl } from "./gateways/meraki.js";
 import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
 import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { type PagePayload, pagePayload } from "./page-payload.js";
+import type { ConsentChoice } from "./portal-forms.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
-
-/** Meraki grant length when the location sets no session time limit: one day. */
-export const DEFAULT_GRANT_SECONDS = 86_400;
 
 export interface LoginContext {
   state: PageState;
@@ -91,7 +89,7 @@ export interface LoginInput {
   /** The voucher the guest logged in with, and what it grants now. */
   voucher?: VoucherLimits;
   /** What the guest ticked on the page; undefined: the method's form had no consent boxes. */
-  consent?: { termsAccepted: boolean; marketingOptIn: boolean };
+  consent?: ConsentChoice;
 }
 
 /** A text's version as logins record it: 16 hex digits of its SHA-256 ("" for no text). */
@@ -99,14 +97,16 @@ export function textVersion(text: string): string {
   return text === "" ? "" : createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
 }
 
+/** What the page showed and the guest ticked; whether that opts the guest in is marketingDecision's (modules/guests). */
 function loginConsent(payload: CampaignPayload, choice: LoginInput["consent"]): LoginConsent {
-  const marketingAsked = payload.consent.marketing_opt_in && choice !== undefined;
+  // The box is on the page when the campaign offers it and the method's form has the consent boxes.
+  const marketingOffered = payload.consent.marketing_opt_in && choice !== undefined;
   return {
     termsAccepted: choice?.termsAccepted ?? false,
     termsVersion: choice?.termsAccepted ? textVersion(payload.custom_terms) : "",
-    marketingAsked,
-    marketingOptIn: marketingAsked && (choice?.marketingOptIn ?? false),
-    marketingVersion: marketingAsked ? textVersion(payload.consent.marketing_text) : "",
+    marketingOffered,
+    marketingTicked: choice?.marketingTicked ?? false,
+    marketingVersion: marketingOffered ? textVersion(payload.consent.marketing_text) : "",
   };
 }
 
@@ -148,7 +148,7 @@ export async function completeLogin(
     profile: input.profile,
     clientMac: state.mac,
     userAgent: input.userAgent,
-    credential: issued?.row,
+    companion: issued && credentialWithLogin(app.radius, issued.row),
     consent: loginConsent(payload, input.consent),
     voucherId: voucher?.voucherId ?? null,
   });
@@ -165,7 +165,7 @@ export async function completeLogin(
   }
   if (gw?.kind === "meraki") {
     const options = await loadOptions(app, location.id);
-    const duration = voucher ? voucher.secondsLeft : options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
+    const duration = grantLimits(options, voucher).seconds;
     await remember(duration);
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
   }

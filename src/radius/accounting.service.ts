@@ -5,6 +5,7 @@
  */
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
+import { transaction } from "../db/transaction.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";
 import { enqueueAutomations } from "../modules/outbox/outbox-triggers.js";
 import { enqueueEventIfSubscribed } from "../modules/webhooks/webhook-events.js";
@@ -188,7 +189,7 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
  */
 export async function recordAccountingBatch(deps: AccountingDeps, jobs: AccountingJob[]): Promise<SessionCounters[]> {
   const { ctx, visits } = deps;
-  const applied = await ctx.db.transaction().execute(async (trx) => {
+  const applied = await transaction(ctx.db, async (trx) => {
     const out: Applied[] = [];
     for (const job of jobs) out.push(await applyAccounting(trx, deps, job));
     return out;

@@ -15,9 +15,10 @@ import { toDbDatetime } from "../db/time.js";
 import { purgeAuditLog } from "../modules/audit/audit.service.js";
 import { purgeExpiredSessions } from "../modules/console/console.service.js";
 import type { RadiusCtx } from "./radius.repository.js";
+import { DAY_MS } from "../durations.js";
 
 /** Used or expired credentials are kept a day for support questions, then deleted. */
-const CREDENTIAL_RETENTION_MS = 86_400_000;
+const CREDENTIAL_RETENTION_MS = DAY_MS;
 export const STALE_SESSION_CAUSE = "Stale-Session";
 
 export interface HousekeepingDone {
@@ -48,7 +49,7 @@ export async function runDatabaseHousekeeping(ctx: RadiusCtx, config: Readonly<C
   const before = (ms: number) => toDbDatetime(new Date(now.getTime() - ms));
   const purgedCredentials = await radius.purgeCredentials(db, before(CREDENTIAL_RETENTION_MS));
   const closedSessions = await closeStaleSessions(ctx, config, now);
-  const purgedSessions = await radius.purgeClosedSessions(db, before(config.radius.sessionRetentionDays * 86_400_000));
+  const purgedSessions = await radius.purgeClosedSessions(db, before(config.radius.sessionRetentionDays * DAY_MS));
   const purgedConsoleSessions = await purgeExpiredSessions(ctx, toDbDatetime(now));
   const purgedAuditEntries = await purgeAuditLog(ctx, now);
   return { closedSessions, purgedSessions, purgedCredentials, purgedConsoleSessions, purgedAuditEntries };

@@ -8,7 +8,9 @@ import type { Insertable } from "kysely";
 import type { DB } from "../db/database.js";
 import type { PortalCredentialsTable } from "../db/schema.js";
 import { toDbDatetime } from "../db/time.js";
+import { MAX_CREDENTIAL_TTL_SECONDS } from "../durations.js";
 import { MAC_RE, canonicalMac } from "../mac-address.js";
+import type { LoginCompanion } from "../modules/guests/login-input.js";
 import type { RadiusRepository } from "./radius.repository.js";
 
 export interface IssueCredentialInput {
@@ -57,18 +59,34 @@ export async function issueCredential(ctx: { db: DB; radius: RadiusRepository },
   return credential;
 }
 
-/** A credential's row but for its guest: what a login stores in its own statement (recordLogin's `credential`). */
+/** A credential's row but for its guest. */
 export type CredentialRow = Omit<Insertable<PortalCredentialsTable>, "guest_id">;
 
 /**
+ * Stores the credential with the login that creates its guest: recordLogin runs this write in the
+ * login's transaction (on PostgreSQL, in its one statement), so a login that answered always has
+ * its credential. The table stays this module's: its SQL is the RADIUS repository's.
+ */
+export function credentialWithLogin(radius: RadiusRepository, row: CredentialRow): LoginCompanion {
+  const values = { ...row } as Record<string, unknown>;
+  const cols = Object.keys(values);
+  return {
+    shape: `portal_credentials:${cols.join(",")}`,
+    values,
+    cte: (p) => radius.credentialCte(p, cols),
+    write: (trx, guestId) => radius.insertCredential(trx, { ...row, guest_id: guestId }),
+  };
+}
+
+/**
  * A new credential and its row without the guest, for the portal to store with the login that
- * creates the guest (one commit). Checks as issueCredential does (guestId is not needed).
+ * creates the guest (credentialWithLogin). Checks as issueCredential does (guestId is not needed).
  */
 export function newCredential(input: Omit<IssueCredentialInput, "guestId">): { credential: PortalCredential; row: CredentialRow } {
   const locationId = positiveInt("locationId", input.locationId);
   const deviceId = input.deviceId === null ? null : positiveInt("deviceId", input.deviceId);
-  if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1 || input.ttlSeconds > 86_400) {
-    throw new TypeError("ttlSeconds must be an integer between 1 and 86400");
+  if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1 || input.ttlSeconds > MAX_CREDENTIAL_TTL_SECONDS) {
+    throw new TypeError(`ttlSeconds must be an integer between 1 and ${MAX_CREDENTIAL_TTL_SECONDS}`);
   }
   if (input.clientMac !== "" && !MAC_RE.test(input.clientMac)) throw new TypeError("clientMac must be a MAC address or empty");
   const at = input.at ?? new Date();

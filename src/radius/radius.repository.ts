@@ -146,6 +146,23 @@ export function createRadiusRepository() {
       await db.insertInto("portal_credentials").values(values).execute();
     },
 
+    /**
+     * PostgreSQL: insertCredential as a CTE of a login's statement (recordLogin's companion), for
+     * the guest of its CTE `g`: the columns `cols` read from `p` by name.
+     */
+    credentialCte(p: Record<string, never>, cols: string[]) {
+      const integer = (k: string) => k === "device_id" || k === "location_id" || k === "voucher_id";
+      return sql`pc as (
+      insert into portal_credentials (${sql.join(cols.map((k) => sql.ref(k)))}, guest_id)
+      select ${sql.join(cols.map((k) => sql`${p[k]}::${sql.raw(integer(k) ? "integer" : "varchar")}`))}, g.id from g
+    )`;
+    },
+
+    /** Erasure of a guest (docs/guest-data.md): its credentials carry its MAC. */
+    async deleteGuestCredentials(db: DB, guestId: number): Promise<void> {
+      await db.deleteFrom("portal_credentials").where("guest_id", "=", guestId).execute();
+    },
+
     async findCredential(db: DB, username: string): Promise<CredentialRow | undefined> {
       return q.findCredential.first<CredentialRow>(db, { username });
     },

@@ -17,7 +17,8 @@ import { isIP } from "node:net";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
-import type { CoaOutcome, CoaReason, LimitOptions, SessionControl } from "../modules/context.js";
+import { transaction } from "../db/transaction.js";
+import type { CoaOutcome, CoaReason, SessionControl } from "../modules/context.js";
 import { coaSupportOf, radiusDialectOf } from "../modules/devices/device-models.js";
 import { localDay } from "../modules/guests/local-day.js";
 import { COA_CODE, type SessionIdentity, identityAttributes, sendCoaRequest } from "./coa-client.js";
@@ -125,7 +126,7 @@ export function createSessionControl(base: { db: DB }): SessionControl {
     );
     const now = toDbDatetime(new Date());
     // The session's end and the request's outcome are seen together.
-    await db.transaction().execute(async (trx) => {
+    await transaction(db, async (trx) => {
       if (kind === "disconnect" && answer.result === "ack") {
         await trx
           .updateTable("radius_sessions")
@@ -206,33 +207,7 @@ export function createSessionControl(base: { db: DB }): SessionControl {
       );
     },
 
-    applyLocationOptionsLater(locationId, options, timezone, config) {
-      void (async () => {
-        // Sent once the options are seen written (the caller's transaction committed); a call that
-        // rolled back, or was overtaken by another change, sends nothing.
-        for (const wait of COMMIT_WAITS_MS) {
-          await new Promise((resolve) => setTimeout(resolve, wait));
-          const row = await db.selectFrom("location_options").selectAll().where("location_id", "=", locationId).executeTakeFirst();
-          if (row && sameLimits(row, options)) {
-            await control.applyLocationOptions(locationId, options, timezone, config);
-            return;
-          }
-        }
-      })().catch(() => {
-        // The database went away meanwhile: requests already started are recorded; the next change sends again.
-      });
-    },
   };
   return control;
 }
 
-const COMMIT_WAITS_MS = [20, 100, 400, 1500];
-
-function sameLimits(a: LimitOptions, b: LimitOptions): boolean {
-  return (
-    Number(a.session_time_limit) === b.session_time_limit &&
-    Number(a.max_bandwidth_up) === b.max_bandwidth_up &&
-    Number(a.max_bandwidth_down) === b.max_bandwidth_down &&
-    Number(a.daily_bandwidth_cap) === b.daily_bandwidth_cap
-  );
-}

@@ -59,7 +59,7 @@ export async function loginGuest(
     clientMac: opts.clientMac ?? "",
     userAgent: "",
     at: opts.at,
-    consent: { termsAccepted: true, marketingAsked: true, marketingOptIn: opts.optIn, termsVersion: "t1", marketingVersion: "m1" },
+    consent: { termsAccepted: true, marketingOffered: true, marketingTicked: opts.optIn, termsVersion: "t1", marketingVersion: "m1" },
   });
   return r.guestId;
 }

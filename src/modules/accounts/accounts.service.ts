@@ -3,7 +3,7 @@ import { nowDatetime } from "../../db/time.js";
 import { inTransaction, isUniqueViolation } from "../../db/transaction.js";
 import type { Caller } from "../../http/caller.js";
 import type { Ctx } from "../context.js";
-import { scopeOf } from "../subusers/scope.js";
+import { scopeOf } from "./scope.js";
 import { hashIdentifier, newIdentifier } from "./identifier.js";
 import { mailbox } from "./mailbox.js";
 import { hashPassword, passwordMatches, passwordProblem } from "./password.js";

@@ -3,6 +3,7 @@
  * (Monday start) or calendar month, each labelled by its first day inside the range.
  */
 import { daysBetween } from "../guests/local-day.js";
+import { DAY_MS } from "../../durations.js";
 
 export const AGGREGATIONS = ["DAY", "WEEK", "MONTH"] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
@@ -20,7 +21,7 @@ function bucketStart(day: string, agg: Aggregation): string {
   if (agg === "MONTH") return `${day.slice(0, 8)}01`;
   const t = Date.parse(`${day}T00:00:00Z`);
   const sinceMonday = (new Date(t).getUTCDay() + 6) % 7;
-  return new Date(t - sinceMonday * 86_400_000).toISOString().slice(0, 10);
+  return new Date(t - sinceMonday * DAY_MS).toISOString().slice(0, 10);
 }
 
 export function buildBuckets(from: string, to: string, agg: Aggregation): Buckets {

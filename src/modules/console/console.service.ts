@@ -11,7 +11,7 @@ import { fromDbDatetime, nowDatetime, toDbDatetime } from "../../db/time.js";
 import type { Caller } from "../../http/caller.js";
 import { verifyOwnerPassword } from "../accounts/accounts.service.js";
 import type { Ctx } from "../context.js";
-import { scopeOf } from "../subusers/scope.js";
+import { scopeOf } from "../accounts/scope.js";
 import { verifySubUserPassword } from "../subusers/subusers.service.js";
 
 export const SESSION_IDLE_MS = 12 * 3600_000;

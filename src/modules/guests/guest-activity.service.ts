@@ -1,157 +1,107 @@
 /**
  * Recording what guests do: a login through the portal, a visit (a guest connected on a day),
  * both keeping the daily aggregates that analytics read. The portal, RADIUS and the demo data
- * generator all record through here, never around it.
+ * generator all record through here, never around it: this file is the only writer of a login's
+ * tables (guests, logins, guest_locations, guest_macs and the login counters).
  */
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { counterShard, dialectOf, increment } from "../../db/dialect.js";
-import { toDbDatetime } from "../../db/time.js";
+import { outboxWritten } from "../../db/outbox.js";
+import { NAMED_STATEMENT } from "../../db/postgres-pool.js";
+import { PreparedQuery } from "../../db/prepared-query.js";
+import { inTransaction } from "../../db/transaction.js";
 import { enqueueAutomations, mayHaveAutomations } from "../outbox/outbox-triggers.js";
-import { enqueueEvent, mayHaveWebhooks } from "../webhooks/webhook-events.js";
-import { type GuestProfileInput, type LoginInput, consentColumns, loginEventData } from "./login-input.js";
-import { localDay, localDayHour } from "./local-day.js";
-import { type LoginRow, recordLoginInOneStatement } from "./postgres-login.js";
-import { parseUserAgent } from "./user-agent.js";
+import { EVENT_CTE_KEYS, enqueueEvent, enqueueEventCte, eventCteValues, mayHaveWebhooks } from "../webhooks/webhook-events.js";
+import { localDay } from "./local-day.js";
+import { type CounterKey, LOGIN_COUNTERS, type LoginInput, type LoginPlan, type LoginRowValues, planLogin } from "./login-input.js";
 
-export type { GuestProfileInput, LoginConsent, LoginInput } from "./login-input.js";
+export type { GuestProfileInput, LoginCompanion, LoginConsent, LoginInput } from "./login-input.js";
 
-const PROFILE_LIMITS: Record<keyof GuestProfileInput, number> = {
-  email: 254,
-  full_name: 255,
-  username: 255,
-  gender: 32,
-  phone_number: 32,
-  birthdate: 10,
-  age: 16,
-  locale: 32,
-  picture_url: 2048,
-};
-
-/** Only the fields given (non-empty), cut to their column sizes: a login never blanks a known field. */
-function profileUpdate(p: GuestProfileInput): GuestProfileInput {
-  const out: GuestProfileInput = {};
-  for (const [k, max] of Object.entries(PROFILE_LIMITS) as [keyof GuestProfileInput, number][]) {
-    const v = p[k];
-    if (typeof v === "string" && v.trim() !== "") out[k] = v.trim().slice(0, max);
-  }
-  return out;
-}
-
-/** Runs `fn` in a new transaction, or in the caller's when `db` already is one (batched writers such as the demo generator). */
-function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
-}
-
-/** Records a login and everything that follows from it, atomically. */
+/**
+ * Records a login and everything that follows from it, atomically, in one plan (planLogin) for
+ * both databases. PostgreSQL writes it as one statement (one round trip; the counter rows are
+ * locked only for the end of one statement), unless the account has a welcome automation (it is
+ * queued in SQL that needs to know whether the guest is new here); SQLite, and that case, in one
+ * transaction of single statements, or in the caller's.
+ */
 export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId: number; loginId: number }> {
-  const at = input.at ?? new Date();
-  const now = toDbDatetime(at);
-  const { day, hour } = localDayHour(at, input.timezone);
-  const profile = profileUpdate(input.profile);
-  const agent = parseUserAgent(input.userAgent);
-  const identity = input.identity.trim().toLowerCase().slice(0, 255);
-
-  const consent = consentColumns(input.consent, now);
-  const row: LoginRow = { input, at, now, day, hour, profile, agent, identity, consent };
-  // An account with a welcome automation takes the transaction below on PostgreSQL too: it queues the message there.
+  const plan = planLogin(input);
   if (dialectOf(db) === "postgres" && !(await mayHaveAutomations(db, input.accountId, "welcome"))) {
-    return recordLoginInOneStatement(db, row, await mayHaveWebhooks(db, input.accountId));
+    const webhooks = await mayHaveWebhooks(db, input.accountId);
+    const ids = await writeInOneStatement(db, plan, input, webhooks);
+    if (webhooks) outboxWritten(db, "webhook_deliveries");
+    return ids;
   }
-
-  return inTransaction(db, async (trx) => {
-    const guest = await trx
-      .insertInto("guests")
-      .values({
-        account_id: input.accountId,
-        social_network: input.loginType,
-        network_user_id: identity,
-        ...profile,
-        ...consent.guest,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet({ ...profile, ...consent.guest, updated_at: now }),
-      )
-      .returning("id")
-      .executeTakeFirstOrThrow();
-
-    const login = await trx
-      .insertInto("logins")
-      .values({
-        account_id: input.accountId,
-        guest_id: guest.id,
-        location_id: input.locationId,
-        campaign_id: input.campaignId,
-        device_id: input.deviceId,
-        login_type: input.loginType,
-        client_mac: input.clientMac,
-        user_agent: input.userAgent.slice(0, 1024),
-        ...agent,
-        logged_at: now,
-        local_day: day,
-        ...consent.login,
-        voucher_id: input.voucherId ?? null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-
-    const firstHere = await trx
-      .insertInto("guest_locations")
-      .values({ guest_id: guest.id, location_id: input.locationId, campaign_id: input.campaignId, first_login_at: now })
-      .onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing())
-      .executeTakeFirst();
-    if (Number(firstHere.numInsertedOrUpdatedRows ?? 0) > 0) {
-      // A new guest of this location: counted on the day of the first login, for "new against returning".
-      await trx
-        .insertInto("daily_new_guests")
-        .values({ location_id: input.locationId, day, shard: counterShard(trx), count: 1 })
-        .onConflict((oc) => oc.columns(["location_id", "day", "shard"]).doUpdateSet({ count: increment("daily_new_guests.count") }))
-        .execute();
-      await enqueueAutomations(db, trx, "welcome", { accountId: input.accountId, guestId: guest.id, locationId: input.locationId, at: now, key: `l${input.locationId}` });
-    }
-
-    if (input.clientMac) {
-      await trx
-        .insertInto("guest_macs")
-        .values({ account_id: input.accountId, client_mac: input.clientMac, guest_id: guest.id, last_login_at: now })
-        .onConflict((oc) => oc.columns(["account_id", "client_mac"]).doUpdateSet({ guest_id: guest.id, last_login_at: now }))
-        .execute();
-    }
-
-    await trx
-      .insertInto("daily_logins")
-      .values({ location_id: input.locationId, day, login_type: input.loginType, shard: counterShard(trx), count: 1 })
-      .onConflict((oc) => oc.columns(["location_id", "day", "login_type", "shard"]).doUpdateSet({ count: increment("daily_logins.count") }))
-      .execute();
-
-    await trx
-      .insertInto("hourly_logins")
-      .values({ location_id: input.locationId, day, hour, shard: counterShard(trx), count: 1 })
-      .onConflict((oc) => oc.columns(["location_id", "day", "hour", "shard"]).doUpdateSet({ count: increment("hourly_logins.count") }))
-      .execute();
-
-    await countVisit(trx, input.locationId, day, guest.id);
-    if (input.credential) await trx.insertInto("portal_credentials").values({ ...input.credential, guest_id: guest.id }).execute();
-    await enqueueEvent(trx, input.accountId, "guest.login", { guest_id: guest.id, login_id: login.id, ...loginEventData(input, profile, at) }, input.locationId, at);
-    return { guestId: guest.id, loginId: login.id };
-  });
+  return inTransaction(db, (trx) => writeInSteps(db, trx, plan, input));
 }
 
+/** The loosely typed handle for the counters, whose table is named at run time. */
+const loose = (db: DB) => db as unknown as Kysely<any>;
 
-/** Counts the guest as a visitor of the location on that local day, once per day. Returns true the first time. */
-export async function countVisit(db: DB, locationId: number, day: string, guestId: number): Promise<boolean> {
+async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInput): Promise<{ guestId: number; loginId: number }> {
+  const guest = await trx
+    .insertInto("guests")
+    .values({ ...plan.guestKey, ...plan.guestSet, created_at: plan.now })
+    .onConflict((oc) => oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet(plan.guestSet))
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const login = await trx
+    .insertInto("logins")
+    .values({ ...plan.login, guest_id: guest.id })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const firstHere = await trx
+    .insertInto("guest_locations")
+    .values({ ...plan.firstHere, guest_id: guest.id })
+    .onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing())
+    .executeTakeFirst();
+  if (plan.mac) {
+    await trx
+      .insertInto("guest_macs")
+      .values({ account_id: plan.guestKey.account_id, client_mac: plan.mac, guest_id: guest.id, last_login_at: plan.now })
+      .onConflict((oc) => oc.columns(["account_id", "client_mac"]).doUpdateSet({ guest_id: guest.id, last_login_at: plan.now }))
+      .execute();
+  }
+  const gates = {
+    always: true,
+    "first-here": Number(firstHere.numInsertedOrUpdatedRows ?? 0) > 0,
+    "first-visit-today": await firstVisitToday(trx, plan.firstHere.location_id, plan.login.local_day, guest.id),
+  };
+  for (const c of LOGIN_COUNTERS) if (gates[c.when]) await addOne(trx, c, plan.counterKeys);
+  if (gates["first-here"]) {
+    await enqueueAutomations(root, trx, "welcome", { accountId: input.accountId, guestId: guest.id, locationId: input.locationId, at: plan.now, key: `l${input.locationId}` });
+  }
+  await input.companion?.write(trx, guest.id);
+  await enqueueEvent(trx, input.accountId, "guest.login", { guest_id: guest.id, login_id: login.id, ...plan.event }, input.locationId, plan.at);
+  return { guestId: guest.id, loginId: login.id };
+}
+
+/** Adds one to a counter's row of these keys (in this connection's shard). */
+async function addOne(db: DB, c: (typeof LOGIN_COUNTERS)[number], keys: LoginPlan["counterKeys"]): Promise<void> {
+  const values = Object.fromEntries(c.keys.map((k) => [k, keys[k]]));
+  await loose(db)
+    .insertInto(c.table)
+    .values({ ...values, shard: counterShard(db), count: 1 })
+    .onConflict((oc) => oc.columns([...c.keys, "shard"]).doUpdateSet({ count: increment(`${c.table}.count`) }))
+    .execute();
+}
+
+/** Notes the guest as a visitor of the location on that local day: true the first time that day. */
+async function firstVisitToday(db: DB, locationId: number, day: string, guestId: number): Promise<boolean> {
   const inserted = await db
     .insertInto("daily_visitors")
     .values({ location_id: locationId, day, guest_id: guestId })
     .onConflict((oc) => oc.columns(["location_id", "day", "guest_id"]).doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-  await db
-    .insertInto("daily_visits")
-    .values({ location_id: locationId, day, shard: counterShard(db), count: 1 })
-    .onConflict((oc) => oc.columns(["location_id", "day", "shard"]).doUpdateSet({ count: increment("daily_visits.count") }))
-    .execute();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Counts the guest as a visitor of the location on that local day, once per day. Returns true the first time. */
+export async function countVisit(db: DB, locationId: number, day: string, guestId: number): Promise<boolean> {
+  if (!(await firstVisitToday(db, locationId, day, guestId))) return false;
+  const visits = LOGIN_COUNTERS.find((c) => c.table === "daily_visits")!;
+  await addOne(db, visits, { location_id: locationId, day, login_type: "", hour: 0 });
   return true;
 }
 
@@ -178,4 +128,136 @@ export async function recordUsage(
     .values({ guest_id: input.guestId, location_id: input.locationId, day, octets: input.octets })
     .onConflict((oc) => oc.columns(["guest_id", "location_id", "day"]).doUpdateSet({ octets: increment("daily_usage.octets", input.octets) }))
     .execute();
+}
+
+// PostgreSQL: the same plan as one statement of data-modifying CTEs, atomic by itself (or part of
+// the caller's transaction). Its text depends only on the plan's shape (which guest columns it
+// sets, the companion, webhooks): it is built and compiled once per shape and each login binds its
+// values; building it with Kysely on every login cost more JavaScript than the rest of the login.
+
+type PgType = "integer" | "varchar";
+const LOGIN_TYPES: Record<keyof LoginRowValues, PgType> = {
+  account_id: "integer",
+  location_id: "integer",
+  campaign_id: "integer",
+  device_id: "integer",
+  login_type: "varchar",
+  client_mac: "varchar",
+  user_agent: "varchar",
+  browser_name: "varchar",
+  os_name: "varchar",
+  os_version: "varchar",
+  device_type: "varchar",
+  device_brand: "varchar",
+  logged_at: "varchar",
+  local_day: "varchar",
+  terms_accepted: "integer",
+  marketing_opt_in: "integer",
+  terms_version: "varchar",
+  marketing_version: "varchar",
+  voucher_id: "integer",
+};
+const COUNTER_TYPES: Record<CounterKey, PgType> = { location_id: "integer", day: "varchar", login_type: "varchar", hour: "integer" };
+const LOGIN_COLUMNS = Object.keys(LOGIN_TYPES) as (keyof LoginRowValues)[];
+const COUNTER_KEYS = Object.keys(COUNTER_TYPES) as CounterKey[];
+const GUEST_KEY = ["account_id", "social_network", "network_user_id"] as const;
+const FIRST_HERE = ["location_id", "campaign_id", "first_login_at"] as const;
+
+async function writeInOneStatement(db: DB, plan: LoginPlan, input: LoginInput, webhooks: boolean): Promise<{ guestId: number; loginId: number }> {
+  const setCols = Object.keys(plan.guestSet);
+  const companion = input.companion;
+  const values: Record<string, unknown> = { now: plan.now, mac: plan.mac };
+  for (const k of GUEST_KEY) values[`g_${k}`] = plan.guestKey[k];
+  for (const k of setCols) values[`s_${k}`] = plan.guestSet[k as keyof LoginPlan["guestSet"]];
+  for (const k of LOGIN_COLUMNS) values[`l_${k}`] = plan.login[k];
+  for (const k of FIRST_HERE) values[`f_${k}`] = plan.firstHere[k];
+  for (const k of COUNTER_KEYS) values[`k_${k}`] = plan.counterKeys[k];
+  if (companion) for (const [k, v] of Object.entries(companion.values)) values[`x_${k}`] = v;
+  if (webhooks) Object.assign(values, eventCteValues(input.accountId, plan.event, input.locationId, plan.at));
+  const out = await loginStatement(setCols, companion, webhooks).first<{ guest_id: number; login_id: number }>(db, values);
+  if (!out) throw new Error("recording a login returned no row");
+  return { guestId: Number(out.guest_id), loginId: Number(out.login_id) };
+}
+
+/** Login statements by shape; the shapes real logins take are few (the profile fields a login method gives). */
+const loginStatements = new Map<string, PreparedQuery<string>>();
+const MAX_LOGIN_SHAPES = 256;
+
+function loginStatement(setCols: string[], companion: LoginInput["companion"], webhooks: boolean): PreparedQuery<string> {
+  const shape = `${setCols.join(",")}|${companion?.shape ?? "-"}|${webhooks}`;
+  const known = loginStatements.get(shape);
+  if (known) return known;
+  const companionKeys = companion ? Object.keys(companion.values) : [];
+  const keys = [
+    "now",
+    "mac",
+    ...GUEST_KEY.map((k) => `g_${k}`),
+    ...setCols.map((k) => `s_${k}`),
+    ...LOGIN_COLUMNS.map((k) => `l_${k}`),
+    ...FIRST_HERE.map((k) => `f_${k}`),
+    ...COUNTER_KEYS.filter((k) => LOGIN_COUNTERS.some((c) => (c.keys as readonly string[]).includes(k))).map((k) => `k_${k}`),
+    ...companionKeys.map((k) => `x_${k}`),
+    ...(webhooks ? EVENT_CTE_KEYS : []),
+  ];
+  const statement = new PreparedQuery<string>(keys, (db, p) => ({
+    compile: () => loginStatementSql(db, p, setCols, companion && { cte: companion.cte, keys: companionKeys }, webhooks).compile(db),
+  }));
+  if (loginStatements.size >= MAX_LOGIN_SHAPES) loginStatements.clear();
+  loginStatements.set(shape, statement);
+  return statement;
+}
+
+function loginStatementSql(
+  db: DB,
+  p: Record<string, never>,
+  setCols: string[],
+  companion: { cte: NonNullable<LoginInput["companion"]>["cte"]; keys: string[] } | undefined,
+  webhooks: boolean,
+) {
+  const shard = counterShard(db);
+  const typed = (v: unknown, t: PgType) => sql`${v}::${sql.raw(t)}`;
+  const guestCols = [...GUEST_KEY, ...setCols, "created_at"];
+  const guestValues = [
+    ...GUEST_KEY.map((k) => typed(p[`g_${k}`], k === "account_id" ? "integer" : "varchar")),
+    ...setCols.map((k) => typed(p[`s_${k}`], k === "marketing_opt_in" ? "integer" : "varchar")),
+    typed(p.now, "varchar"),
+  ];
+  const updates = setCols.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
+  const loc = typed(p.k_location_id, "integer");
+  const day = typed(p.k_day, "varchar");
+  const now = typed(p.now, "varchar");
+  const gate = { always: sql``, "first-here": sql` from gl`, "first-visit-today": sql` from dv` };
+  const counters = LOGIN_COUNTERS.map(
+    (c, i) => sql`, ${sql.id(`c${i}`)} as (
+      insert into ${sql.id(c.table)} (${sql.join(c.keys.map((k) => sql.ref(k)))}, shard, count)
+      select ${sql.join(c.keys.map((k) => typed(p[`k_${k}`], COUNTER_TYPES[k])))}, ${shard}, 1${gate[c.when]}
+      on conflict (${sql.join(c.keys.map((k) => sql.ref(k)))}, shard) do update set count = ${sql.ref(`${c.table}.count`)} + 1
+    )`,
+  );
+  const companionCte = companion ? sql`, ${companion.cte(Object.fromEntries(companion.keys.map((k) => [k, p[`x_${k}`]])) as Record<string, never>)}` : sql``;
+  return sql<{ guest_id: number; login_id: number }>`${sql.raw(NAMED_STATEMENT)}
+    with g as (
+      insert into guests (${sql.join(guestCols.map((c) => sql.ref(c)))}) values (${sql.join(guestValues)})
+      on conflict (account_id, social_network, network_user_id) do update set ${sql.join(updates)}
+      returning id
+    ), l as (
+      insert into logins (${sql.join(LOGIN_COLUMNS.map((c) => sql.ref(c)))}, guest_id)
+      select ${sql.join(LOGIN_COLUMNS.map((k) => typed(p[`l_${k}`], LOGIN_TYPES[k])))}, g.id from g
+      returning id
+    ), gl as (
+      insert into guest_locations (${sql.join(FIRST_HERE.map((c) => sql.ref(c)))}, guest_id)
+      select ${typed(p.f_location_id, "integer")}, ${typed(p.f_campaign_id, "integer")}, ${typed(p.f_first_login_at, "varchar")}, g.id from g
+      on conflict (guest_id, location_id) do nothing
+      returning guest_id
+    ), gm as (
+      insert into guest_macs (account_id, client_mac, guest_id, last_login_at)
+      select ${typed(p.g_account_id, "integer")}, ${typed(p.mac, "varchar")}, g.id, ${now} from g where ${typed(p.mac, "varchar")} <> ''
+      on conflict (account_id, client_mac) do update set guest_id = excluded.guest_id, last_login_at = excluded.last_login_at
+    ), dv as (
+      insert into daily_visitors (location_id, day, guest_id)
+      select ${loc}, ${day}, g.id from g
+      on conflict (location_id, day, guest_id) do nothing
+      returning guest_id
+    )${sql.join(counters, sql``)}${companionCte}${webhooks ? enqueueEventCte("guest.login", { guest_id: sql`g.id`, login_id: sql`l.id` }, ["g", "l"], p) : sql``}
+    select g.id as guest_id, l.id as login_id from g, l`;
 }

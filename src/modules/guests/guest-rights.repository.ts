@@ -97,7 +97,8 @@ export function createGuestRightsRepository() {
      * Erases the guest (run in a transaction that locked its row). Counts stay: logins, visits,
      * first visits, usage and RADIUS totals are moved to a new anonymous guest that nothing links to
      * the person; every personal value (profile, identity, MACs, user agents, addresses, phone
-     * numbers, credentials) is deleted or blanked. Returns the stand-in's id.
+     * numbers) is deleted or blanked. The guest's portal credentials are RADIUS's to delete, before
+     * this (eraseGuest). Returns the stand-in's id.
      */
     async erase(db: DB, g: GuestRow, now: string): Promise<number> {
       const macs = await this.macsOf(db, g.id);
@@ -124,7 +125,6 @@ export function createGuestRightsRepository() {
       await db.updateTable("daily_visitors").set({ guest_id: to }).where("guest_id", "=", g.id).execute();
       await db.updateTable("daily_usage").set({ guest_id: to }).where("guest_id", "=", g.id).execute();
       await db.updateTable("radius_sessions").set({ guest_id: to, client_mac: "", username: "", framed_ip: null }).where("guest_id", "=", g.id).execute();
-      await db.deleteFrom("portal_credentials").where("guest_id", "=", g.id).execute();
       await db.deleteFrom("guest_macs").where("guest_id", "=", g.id).execute();
       if (macs.length > 0) {
         await db

@@ -5,8 +5,9 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { dialectOf } from "../../db/dialect.js";
-import { inTransaction } from "../../db/transaction.js";
+import { inTransaction, transaction } from "../../db/transaction.js";
 import { toDbDatetime } from "../../db/time.js";
+import { DAY_MS } from "../../durations.js";
 import type { Ctx } from "../context.js";
 import { enqueueEvent } from "../webhooks/webhook-events.js";
 import { ERASED_NETWORK } from "./guest-rights.repository.js";
@@ -49,14 +50,24 @@ export async function exportGuest(ctx: Ctx, g: GuestRow) {
   };
 }
 
+/** RADIUS's part of an erasure: the guest's one-time portal credentials, a table RADIUS alone writes (its repository). */
+export interface GuestCredentialOwner {
+  deleteGuestCredentials(db: DB, guestId: number): Promise<void>;
+}
+
+/** What an erasure takes: the modules' repositories and the owner of the portal credentials. */
+export type ErasureCtx = Ctx & { readonly radius: GuestCredentialOwner };
+
 /**
- * Erases the guest's personal data everywhere (see GuestRightsRepository.erase), in `ctx.db`'s
- * transaction or a new one, and queues guest.erased for the account's webhooks. A stand-in of an
- * erased guest has nothing left to erase: false.
+ * Erases the guest's personal data everywhere (see GuestRightsRepository.erase, and the
+ * credentials through their owner), in `ctx.db`'s transaction or a new one, and queues
+ * guest.erased for the account's webhooks. A stand-in of an erased guest has nothing left to
+ * erase: false.
  */
-export async function eraseGuest(ctx: Ctx, g: GuestRow, at: Date = new Date()): Promise<boolean> {
+export async function eraseGuest(ctx: ErasureCtx, g: GuestRow, at: Date = new Date()): Promise<boolean> {
   if (g.social_network === ERASED_NETWORK) return false;
   return inTransaction(ctx.db, async (trx) => {
+    await ctx.radius.deleteGuestCredentials(trx, g.id);
     await ctx.repos.guestRights.erase(trx, g, toDbDatetime(at));
     await enqueueEvent(trx, g.account_id, "guest.erased", { guest_id: g.id, erased_at: toDbDatetime(at) }, null, at);
     return true;
@@ -79,7 +90,7 @@ const RETENTION_BATCH = 200;
  * at a time: a session advisory lock per schema, tried, never waited for; returns -1 when another
  * instance holds it. Returns the number of guests erased.
  */
-export async function runRetention(ctx: Ctx, now: Date = new Date()): Promise<number> {
+export async function runRetention(ctx: ErasureCtx, now: Date = new Date()): Promise<number> {
   if (dialectOf(ctx.db) !== "postgres") return retentionPass(ctx, ctx.db, now);
   return ctx.db.connection().execute(async (conn) => {
     const key = sql`hashtext(current_schema() || '.guestwifi.retention')`;
@@ -93,14 +104,14 @@ export async function runRetention(ctx: Ctx, now: Date = new Date()): Promise<nu
   });
 }
 
-async function retentionPass(ctx: Ctx, db: DB, now: Date): Promise<number> {
+async function retentionPass(ctx: ErasureCtx, db: DB, now: Date): Promise<number> {
   let erased = 0;
   for (const account of await ctx.repos.guestRights.accountsWithRetention(db)) {
-    const before = toDbDatetime(new Date(now.getTime() - Number(account.retention_days) * 86_400_000));
+    const before = toDbDatetime(new Date(now.getTime() - Number(account.retention_days) * DAY_MS));
     for (;;) {
       const batch = await ctx.repos.guestRights.unseenSince(db, account.id, before, RETENTION_BATCH);
       for (const g of batch) {
-        const done = await db.transaction().execute(async (trx) => {
+        const done = await transaction(db, async (trx) => {
           // Seen again (or erased by another call) since the batch was read: leave it.
           const [fresh] = await ctx.repos.guests.findOwnedForUpdate(trx, account.id, [g.id]);
           if (!fresh || fresh.updated_at >= before || (fresh.radius_session_last_datetime ?? "") >= before) return false;

@@ -1,6 +1,5 @@
 import { type ApiRouter, dateRangeCheck, ok } from "../../http/api-route.js";
 import { readableCampaign } from "../campaigns/campaigns.refs.js";
-import type { Ctx } from "../context.js";
 import { ownedLocation } from "../locations/locations.refs.js";
 import { openGuestExport } from "./guest-export.service.js";
 import * as rights from "./guest-rights.service.js";
@@ -10,7 +9,7 @@ import * as guests from "./guests.service.js";
 
 const tags = ["Guests"];
 
-export function guestRoutes(api: ApiRouter<Ctx>): void {
+export function guestRoutes(api: ApiRouter<rights.ErasureCtx>): void {
   api.route({
     method: "GET",
     url: "/api/social-user-list",

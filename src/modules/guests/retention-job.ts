@@ -4,14 +4,13 @@
  * PostgreSQL). Failures (the database away) are logged and tried again at the next interval.
  */
 import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
-import type { Ctx } from "../context.js";
-import { runRetention } from "./guest-rights.service.js";
+import { type ErasureCtx, runRetention } from "./guest-rights.service.js";
 
 export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-export function startRetentionJob(ctx: Ctx, intervalMs: number, log: BackgroundLog): RetentionJob {
+export function startRetentionJob(ctx: ErasureCtx, intervalMs: number, log: BackgroundLog): RetentionJob {
   const failures = backgroundFailures(log, "retention job");
   let stopped = false;
   let running: Promise<void> | undefined;

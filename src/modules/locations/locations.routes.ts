@@ -156,18 +156,6 @@ export function locationRoutes(api: ApiRouter<Ctx>): void {
     refs: { location_id: liveLocation.one("update") },
     response: S.MessageResponse,
     handler: async ({ ctx, config }, p, r) => {
-      // Live sessions get the new limits by CoA (RFC 5176), sent once this call has committed (docs/sessions.md).
-      ctx.sessionControl?.applyLocationOptionsLater(
-        r.location_id.id,
-        {
-          session_time_limit: p.session_time_limit ?? 0,
-          max_bandwidth_up: p.max_bandwidth_up ?? 0,
-          max_bandwidth_down: p.max_bandwidth ?? 0,
-          daily_bandwidth_cap: p.daily_bandwidth_cap ?? 0,
-        },
-        r.location_id.timezone,
-        config,
-      );
       await locations.setSessionAndBandwidth(ctx, r.location_id, {
         sessionTimeLimit: p.session_time_limit ?? 0,
         maxBandwidthDown: p.max_bandwidth ?? 0,
@@ -178,7 +166,7 @@ export function locationRoutes(api: ApiRouter<Ctx>): void {
         dnsServer2: p.dns_server_2,
         whitelist: p.whitelist,
         blacklist: p.blacklist,
-      });
+      }, config);
       return ok({ message: "Location Session and Bandwidth Info has been set." });
     },
   });

@@ -1,8 +1,9 @@
 /** Locations: create/update, read, soft delete, devices and session options; look-ups for the portal and RADIUS. */
 import type { Static } from "@sinclair/typebox";
+import type { Config } from "../../config.js";
 import { randomBytes } from "node:crypto";
 import { nowDatetime } from "../../db/time.js";
-import { inTransaction } from "../../db/transaction.js";
+import { afterCommit, inTransaction } from "../../db/transaction.js";
 import { locationPortalUrl } from "../../portal-urls.js";
 import type { Ctx } from "../context.js";
 import type { DeviceRow } from "../devices/devices.repository.js";
@@ -179,7 +180,11 @@ export interface SessionSettings {
   blacklist?: string;
 }
 
-export async function setSessionAndBandwidth(ctx: Ctx, location: LocationRow, s: SessionSettings): Promise<void> {
+/**
+ * Sets the location's session options. Live sessions get the new limits by CoA (RFC 5176), sent
+ * once this write has committed (a write that rolls back sends nothing; docs/sessions.md).
+ */
+export async function setSessionAndBandwidth(ctx: Ctx, location: LocationRow, s: SessionSettings, config: Readonly<Config>): Promise<void> {
   const current = await loadOptions(ctx, location.id);
   await ctx.repos.locations.upsertOptions(ctx.db, {
     location_id: location.id,
@@ -194,4 +199,17 @@ export async function setSessionAndBandwidth(ctx: Ctx, location: LocationRow, s:
     blacklist: s.blacklist ?? current.blacklist,
     updated_at: nowDatetime(),
   });
+  const control = ctx.sessionControl;
+  if (!control) return;
+  const limits = {
+    session_time_limit: s.sessionTimeLimit,
+    max_bandwidth_up: s.maxBandwidthUp,
+    max_bandwidth_down: s.maxBandwidthDown,
+    daily_bandwidth_cap: s.dailyBandwidthCap,
+  };
+  afterCommit(ctx.db, () =>
+    control.applyLocationOptions(location.id, limits, location.timezone, config).catch(() => {
+      // The database went away meanwhile: requests already started are recorded; the next change sends again.
+    }),
+  );
 }

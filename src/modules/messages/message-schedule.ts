@@ -10,6 +10,7 @@ import type { Config } from "../../config.js";
 import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
 import { listOf } from "../../db/list-column.js";
 import { toDbDatetime } from "../../db/time.js";
+import { transaction } from "../../db/transaction.js";
 import type { Ctx } from "../context.js";
 import { addDays, localDay, zonedInstant } from "../guests/local-day.js";
 import type { LocationRow } from "../locations/locations.repository.js";
@@ -29,7 +30,7 @@ async function runAt(ctx: Ctx, a: AutomationRow, loc: LocationRow, now: Date): P
   const today = localDay(now, loc.timezone);
   const [hh, mm] = a.send_time.split(":").map(Number);
   if (now < zonedInstant(today, hh * 3600 + mm * 60, loc.timezone)) return 0;
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     if (!(await ctx.repos.automations.claimRun(trx, a.id, loc.id, today))) return 0;
     const at = toDbDatetime(now);
     if (a.trigger === "absence") return ctx.repos.outbox.enqueueAbsence(trx, a, loc.id, addDays(today, -a.absence_days), at, now.getTime());

@@ -12,7 +12,7 @@
  */
 import type { Config } from "../../config.js";
 import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
-import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
+import { type OutboxLoop, afterFailure, onOutboxWrite, startOutboxLoop } from "../../db/outbox.js";
 import { stopTexts } from "../guests/guest-consent.service.js";
 import type { Ctx } from "../context.js";
 import type { MessageRow } from "../outbox/outbox.repository.js";
@@ -21,6 +21,7 @@ import { type MailSender, createMailSender } from "./mail-transport.js";
 import { composeAutomationMessage } from "./message-compose.js";
 import { linkKey } from "./message-tokens.js";
 import { SmsSendError, TWILIO_UNSUBSCRIBED, sendSms } from "./twilio-client.js";
+import { DAY_MS } from "../../durations.js";
 
 interface Log {
   warn(obj: object, msg?: string): void;
@@ -96,7 +97,7 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
     if (automation.trigger === "visit-ended" && (await repos.automations.visitContinues(db, guest.id, location.id, m.trigger_at))) {
       return { skip: "visit continued" };
     }
-    const since = Date.now() - automation.cap_days * 86_400_000;
+    const since = Date.now() - automation.cap_days * DAY_MS;
     if ((await repos.outbox.sentTo(db, automation.id, guest.id, since)) >= automation.cap_messages) return { skip: "cap reached" };
     const composed = await composeAutomationMessage(config, await linkKey(db), m.id, automation, guest, location);
     if (!(await repos.outbox.writeContent(db, m.id, leaseUntil, composed))) return { skip: "taken over" };
@@ -186,9 +187,12 @@ export function createMessageSender(ctx: Ctx, config: Readonly<Config>, log: Log
 export function startMessageWorker(ctx: Ctx, config: Readonly<Config>, log: BackgroundLog, mailer?: MailSender): OutboxLoop {
   const sender = createMessageSender(ctx, config, log, mailer);
   const loop = startOutboxLoop(config.messages.pollMs, sender.pass, backgroundFailures(log, "message sending"));
+  // A message queued and committed by this process is looked at at once; the poll finds the rest.
+  const off = onOutboxWrite(ctx.db, "messages", loop.kick);
   return {
     kick: loop.kick,
     async stop() {
+      off();
       await loop.stop();
       sender.close();
     },

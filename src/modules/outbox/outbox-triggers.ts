@@ -11,6 +11,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { dialectOf } from "../../db/dialect.js";
+import { outboxWritten } from "../../db/outbox.js";
 import { ReadCache } from "../../db/read-cache.js";
 
 export const AUTOMATION_TRIGGERS = ["welcome", "visit-ended", "absence", "birthday"] as const;
@@ -77,5 +78,7 @@ export async function enqueueAutomations(root: DB, trx: DB, trigger: EventTrigge
       and (a.location_ids = '' or a.location_ids like ${`%,${e.locationId},%`})
       and exists (select 1 from guests g where g.id = ${e.guestId} and g.marketing_opt_in = 1)
     on conflict (dedupe_key) do nothing`.execute(trx);
-  return Number(r.numAffectedRows ?? 0);
+  const queued = Number(r.numAffectedRows ?? 0);
+  if (queued > 0) outboxWritten(trx, "messages");
+  return queued;
 }

@@ -6,7 +6,7 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { toDbDatetime } from "../../db/time.js";
-import { claimLease, finishLease, type LeaseOutcome, type AttemptLine } from "../../db/outbox.js";
+import { claimLease, finishLease, type LeaseOutcome, type AttemptLine, outboxWritten } from "../../db/outbox.js";
 import type { MessageAttemptsTable, MessagesTable } from "../../db/schema.js";
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -77,6 +77,7 @@ export function createOutboxRepository() {
         .onConflict((oc) => oc.column("dedupe_key").doNothing())
         .returning("id")
         .executeTakeFirst();
+      if (r) outboxWritten(db, "messages");
       return r?.id;
     },
 
@@ -228,7 +229,7 @@ export function createOutboxRepository() {
         where v.location_id = ${locationId} and v.day = ${lastVisit} and g.account_id = ${a.account_id} and g.marketing_opt_in = 1
           and not exists (select 1 from daily_visitors w where w.guest_id = v.guest_id and w.location_id = ${locationId} and w.day > ${lastVisit})
         on conflict (dedupe_key) do nothing`.execute(db);
-      return Number(r.numAffectedRows ?? 0);
+      return queuedMessages(db, r.numAffectedRows);
     },
 
     /**
@@ -244,7 +245,7 @@ export function createOutboxRepository() {
         where gl.location_id = ${locationId} and g.account_id = ${a.account_id} and g.marketing_opt_in = 1
           and substr(g.birthdate, 6, 5) in (${sql.join(monthDays)})
         on conflict (dedupe_key) do nothing`.execute(db);
-      return Number(r.numAffectedRows ?? 0);
+      return queuedMessages(db, r.numAffectedRows);
     },
 
     /** Whether a message with this dedupe key exists (a schedule asks before it does the work of making one). */
@@ -254,6 +255,13 @@ export function createOutboxRepository() {
     },
 
   };
+}
+
+/** Rows an insert queued; the message worker looks once they are committed. */
+function queuedMessages(db: DB, affected: bigint | undefined): number {
+  const n = Number(affected ?? 0);
+  if (n > 0) outboxWritten(db, "messages");
+  return n;
 }
 
 export type OutboxRepository = ReturnType<typeof createOutboxRepository>;

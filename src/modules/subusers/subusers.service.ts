@@ -1,7 +1,7 @@
 /** Sub-users: people who act inside a parent account with an identifier of their own. */
 import type { Static } from "@sinclair/typebox";
 import { nowDatetime } from "../../db/time.js";
-import { isUniqueViolation } from "../../db/transaction.js";
+import { isUniqueViolation, transaction } from "../../db/transaction.js";
 import { domainErrors } from "../../domain-errors.js";
 import { hashIdentifier, newIdentifier } from "../accounts/identifier.js";
 import type { Ctx } from "../context.js";
@@ -10,7 +10,7 @@ import { mailbox } from "../accounts/mailbox.js";
 import { hashPassword, passwordMatches } from "../accounts/password.js";
 import type { SubUserRecord } from "./subusers.schemas.js";
 import type { SubUserRow } from "./subusers.repository.js";
-import { scopeOf, scopeText } from "./scope.js";
+import { scopeOf, scopeText } from "../accounts/scope.js";
 
 export function toSubUserRecord(row: SubUserRow): Static<typeof SubUserRecord> {
   return {
@@ -61,7 +61,7 @@ export async function createSubUser(
   const identifier = newIdentifier();
   const now = nowDatetime();
   try {
-    const subUserId = await ctx.db.transaction().execute(async (trx) => {
+    const subUserId = await transaction(ctx.db, async (trx) => {
       // The location may have been deleted while the password was hashed; locked until the commit.
       const [live] = await ctx.repos.locations.findOwnedLive(trx, accountId, [quickreportLocation.id], "share");
       if (!live) throw domainErrors.locationGone();

@@ -15,7 +15,7 @@ import { request as httpsRequest } from "node:https";
 import type { Config } from "../../config.js";
 import { type BackgroundLog, backgroundFailures } from "../../db/background-failures.js";
 import type { DB } from "../../db/database.js";
-import { type OutboxLoop, afterFailure, startOutboxLoop } from "../../db/outbox.js";
+import { type OutboxLoop, afterFailure, onOutboxWrite, startOutboxLoop } from "../../db/outbox.js";
 import { guardedLookup, literalRefusal } from "../../outbound-address.js";
 import { webhookRule } from "./webhook-target.js";
 import { signedHeaders } from "./webhook-signature.js";
@@ -116,5 +116,14 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLo
     return due.length;
   }
 
-  return startOutboxLoop(cfg.pollMs, pass, backgroundFailures(log, "webhook delivery"));
+  const loop = startOutboxLoop(cfg.pollMs, pass, backgroundFailures(log, "webhook delivery"));
+  // A committed event of this process is delivered at once; the poll finds other instances' events and retries.
+  const off = onOutboxWrite(db, "webhook_deliveries", loop.kick);
+  return {
+    kick: loop.kick,
+    stop() {
+      off();
+      return loop.stop();
+    },
+  };
 }

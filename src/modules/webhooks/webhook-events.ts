@@ -11,6 +11,7 @@
 import { type RawBuilder, sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { dialectOf } from "../../db/dialect.js";
+import { outboxWritten } from "../../db/outbox.js";
 import { ReadCache } from "../../db/read-cache.js";
 
 export const WEBHOOK_EVENTS = ["guest.login", "session.start", "session.stop", "guest.erased", "guest.consent"] as const;
@@ -77,7 +78,9 @@ export async function enqueueEvent(
   const result = await sql`insert into webhook_deliveries (webhook_id, account_id, event_type, payload, created_ms, next_attempt_ms)
     select w.id, w.account_id, ${type}, ${envelope(type, at, data)}, ${nowMs}, ${nowMs}
     from webhooks w where w.account_id = ${accountId} and ${subscribedFilter(type, locationId)}`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  const queued = Number(result.numAffectedRows ?? 0);
+  if (queued > 0) outboxWritten(db, "webhook_deliveries");
+  return queued;
 }
 
 /** The values enqueueEventCte binds, by name (a prepared statement binds them to its markers). */

@@ -10,6 +10,7 @@
  * decrypts and names that device's MAC.
  */
 import type { Config } from "../../config.js";
+import { DEFAULT_SESSION_SECONDS } from "../../durations.js";
 import { toDbDatetime } from "../../db/time.js";
 import { findDeviceModel } from "../../modules/devices/device-models.js";
 import { findDeviceByMac, findDevicesAtLocation } from "../../modules/devices/devices.service.js";
@@ -109,8 +110,8 @@ export async function openNdsHandoff(
   const device = await findDeviceByMac(ctx, gw.mac);
   if (!device || device.id !== input.deviceId || device.location_id !== location.id) throw portalErrors.unknownAccessPoint();
   const limits = await limitsFor(ctx, location, input.guestId, at);
-  // How long the router lets the guest in (openNDS's own session timeout when the location sets none: a day here).
-  const seconds = limits.sessionMinutes > 0 ? limits.sessionMinutes * 60 : 86_400;
+  // How long the router lets the guest in (openNDS's own session timeout when the location sets none: the default session here).
+  const seconds = limits.sessionMinutes > 0 ? limits.sessionMinutes * 60 : DEFAULT_SESSION_SECONDS;
   if (gw.level !== 3) return { url: openNdsAuthUrl(gw, device.radius_secret, input.redir || config.publicUrl, limits), seconds };
   const rhid = openNdsToken(gw.hid, device.radius_secret);
   await insertGrant(ctx.db, {

@@ -17,10 +17,10 @@ import { portalErrors } from "../portal-errors.js";
 import { type PortalSigner, safeEqual } from "../portal-signer.js";
 import type { SmsCodeRepository } from "./sms-codes.repository.js";
 import { SmsSendError, sendSms } from "../../modules/messages/twilio-client.js";
+import { DAY_MS } from "../../durations.js";
 
 export const SMS_CODES_PER_WINDOW = 3;
 export const SMS_CODES_PER_DAY = 10;
-const DAY_MS = 86_400_000;
 
 /** The database and this app's SMS-code repository. */
 export interface SmsCtx {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { transaction } from "../../../src/db/transaction.js";
 import { recordLogin, recordVisit } from "../../../src/modules/guests/guest-activity.service.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
@@ -24,7 +25,7 @@ for (const dialect of DIALECTS) {
 
     it("joins the caller's transaction: a rollback leaves nothing behind", async () => {
       await assert.rejects(
-        t.db.transaction().execute(async (trx) => {
+        transaction(t.db, async (trx) => {
           const { guestId } = await recordLogin(trx, input("rolled@example.com"));
           await recordVisit(trx, { locationId: loc, timezone: "Europe/London", guestId, at: new Date("2026-05-02T12:00:00Z") });
           throw new Error("abort the batch");
@@ -37,7 +38,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("commits a batch of logins with the caller's transaction", async () => {
-      await t.db.transaction().execute(async (trx) => {
+      await transaction(t.db, async (trx) => {
         for (const who of ["a@example.com", "b@example.com", "a@example.com"]) await recordLogin(trx, input(who));
       });
       assert.equal(await count(), 3);

@@ -160,9 +160,10 @@ for (const dialect of DIALECTS) {
       const hook = await t.call("POST", "create-or-update-webhook", { url: "https://93.184.215.14/m", events: "guest.login" });
       assert.equal(hook.statusCode, 200);
       const { recordLogin } = await import("../../../src/modules/guests/guest-activity.service.js");
+      const consent = (ticked: boolean) => ({ termsAccepted: true, termsVersion: "t1", marketingOffered: true, marketingTicked: ticked, marketingVersion: "m1" });
       const common = { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", campaignId: 1, deviceId: null, loginType: "Cuser" as const, clientMac: "02:00:00:00:0B:02", userAgent: "test" };
-      const yes = await recordLogin(t.db, { ...common, identity: "yes@example.com", profile: { email: "yes@example.com", full_name: "Yes Person" }, marketingOptIn: true });
-      const no = await recordLogin(t.db, { ...common, identity: "no@example.com", profile: { email: "no@example.com", full_name: "No Person" }, marketingOptIn: false });
+      const yes = await recordLogin(t.db, { ...common, identity: "yes@example.com", profile: { email: "yes@example.com", full_name: "Yes Person" }, consent: consent(true) });
+      const no = await recordLogin(t.db, { ...common, identity: "no@example.com", profile: { email: "no@example.com", full_name: "No Person" }, consent: consent(false) });
       const rows = await t.db.selectFrom("webhook_deliveries").select("payload").orderBy("id").execute();
       assert.equal(rows.length, 2);
       const [a, b] = rows.map((r) => JSON.parse(r.payload).data);
