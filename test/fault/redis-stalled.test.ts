@@ -84,21 +84,30 @@ describe("REDIS_URL at a socket that accepts and never answers", () => {
   let silent: SilentSocket;
   let svc: ServiceProcess;
   let startMs: number;
+  let baselineMs: number;
   const db = databaseFile();
+  const baselineDb = databaseFile();
   before(async () => {
     silent = await startSilentSocket();
-    const t0 = Date.now();
-    svc = await startServiceProcess({ ...db.env, REDIS_URL: silent.url, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "warn" }, 15_000);
+    // The same start without Redis, on this machine now: what the silent socket must not add to.
+    let t0 = Date.now();
+    const baseline = await startServiceProcess({ ...baselineDb.env, LOG_LEVEL: "warn" }, 60_000);
+    baselineMs = Date.now() - t0;
+    await baseline.stop();
+    t0 = Date.now();
+    svc = await startServiceProcess({ ...db.env, REDIS_URL: silent.url, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "warn" }, 60_000);
     startMs = Date.now() - t0;
   });
   after(async () => {
     await svc?.stop();
     await silent?.close();
     db.remove();
+    baselineDb.remove();
   });
 
-  it("starts and listens within 15 s, serves within the bound with its limits in memory, and /healthz says Redis is degraded", async () => {
-    assert.ok(startMs < 15_000, `started in ${startMs} ms`);
+  it("starts and listens as fast as without Redis (well within 15 s on a quiet machine), serves within the bound with its limits in memory, and /healthz says Redis is degraded", async () => {
+    // Before, it never listened (85 s measured). Under a loaded machine both starts are slow alike.
+    assert.ok(startMs < Math.max(15_000, baselineMs + 5_000), `started in ${startMs} ms; without Redis ${baselineMs} ms`);
     assert.ok(silent.accepted() >= 1, "the service did connect to the silent socket");
     const h = await health(svc);
     assert.equal(h.status, 200, JSON.stringify(h.body));
@@ -109,7 +118,7 @@ describe("REDIS_URL at a socket that accepts and never answers", () => {
     assert.deepEqual(api.statuses, [...Array(LIMIT).fill(200), 429, 429]);
     const signIns = await calls(12, "sign-in", () => signIn(svc));
     assert.deepEqual(signIns.statuses, [...Array(10).fill(401), 429, 429]);
-    console.log(`silent Redis: started in ${startMs} ms; slowest API call ${api.slowest} ms, slowest sign-in ${signIns.slowest} ms`);
+    console.log(`silent Redis: started in ${startMs} ms (without Redis ${baselineMs} ms); slowest API call ${api.slowest} ms, slowest sign-in ${signIns.slowest} ms`);
   });
 });
 
@@ -120,7 +129,7 @@ describe("redis-server stopped (SIGSTOP) under a running service", () => {
   const db = databaseFile();
   before(async () => {
     redis = await startRedisServer();
-    svc = await startServiceProcess({ ...db.env, REDIS_URL: redis.url, REDIS_PREFIX: prefix, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "info", LOG_REQUESTS: "false" }, 15_000);
+    svc = await startServiceProcess({ ...db.env, REDIS_URL: redis.url, REDIS_PREFIX: prefix, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "info", LOG_REQUESTS: "false" }, 60_000);
     await untilRedis(svc, "ok");
   });
   after(async () => {

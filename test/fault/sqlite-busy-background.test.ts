@@ -21,7 +21,7 @@ import { apiCall, apiPost, radiusAnswers, registerDevice } from "./service-probe
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const HOLD_MS = 3_000;
 /** WEBHOOK_TIMEOUT_MS plus the lease's 5 s margin, and time to spare: a delivery whose outcome was not recorded is sent again after its lease. */
-const DELIVERED_WITHIN_MS = 20_000;
+const DELIVERED_WITHIN_MS = 30_000;
 
 /** Another process holding the SQLite file's write lock for `ms` (BEGIN IMMEDIATE, a write, then COMMIT). Resolves once it holds it. */
 async function holdWriteLock(file: string, ms: number): Promise<{ done: Promise<void> }> {
@@ -93,7 +93,7 @@ describe("background jobs with the SQLite file's write lock held by another proc
     assert.equal(hook.status, 200, JSON.stringify(hook.body));
     for (let i = 0; i < 3; i++) assert.ok(await radiusAnswers(svc, ap), "accounting start answered");
     // The first delivery is being tried (and refused with 500): the outbox is busy with it.
-    await waitFor("a first attempt", () => received >= 1, 10_000);
+    await waitFor("a first attempt", () => received >= 1, 30_000);
 
     const lock = await holdWriteLock(file, HOLD_MS);
     await lock.done;
@@ -113,10 +113,18 @@ describe("background jobs with the SQLite file's write lock held by another proc
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Record<string, any>);
     const warnings = lines.filter((l) => l.level >= 40);
-    assert.equal(warnings.length, 1, `one warning line, got:\n${warnings.map((w) => JSON.stringify(w)).join("\n")}`);
-    assert.equal(warnings[0].job, "webhook delivery");
-    assert.match(String(warnings[0].code), /^SQLITE_BUSY/);
-    assert.match(warnings[0].msg, /busy or unavailable; read again in 100 ms/);
+    const all = warnings.map((w) => JSON.stringify(w)).join("\n");
+    // Another background job that ran into the lock (the retention job's first run, on a slow
+    // machine) may have its own line: one per job, each a busy database, never an error.
+    const jobs = warnings.map((w) => w.job);
+    assert.equal(new Set(jobs).size, jobs.length, `at most one warning per job:\n${all}`);
+    assert.ok(
+      warnings.every((w) => w.level === 40 && /^SQLITE_BUSY/.test(String(w.code))),
+      `only busy-database warnings:\n${all}`,
+    );
+    const webhook = warnings.find((w) => w.job === "webhook delivery");
+    assert.ok(webhook, `the webhook outbox's one warning:\n${all}`);
+    assert.match(webhook.msg, /busy or unavailable; read again in 100 ms/);
     assert.doesNotMatch(svc.output(), /SqliteError|"stack"|\n\s+at /, "no stack trace anywhere");
     const back = lines.filter((l) => l.job === "webhook delivery" && l.level === 30);
     assert.equal(back.length, 1, "one line when it works again");
