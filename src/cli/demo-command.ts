@@ -50,7 +50,7 @@ async function run(flags: Flags): Promise<void> {
   process.on("SIGTERM", onSignal);
   try {
     const outcome = await withDb((ctx) =>
-      writeDemo(ctx, { email, days, seed, signal: stop.signal, onProgress: (m) => process.stdout.write(`${m}\n`) }),
+      writeDemo(ctx, { email, days, seed, signal: stop.signal, onProgress: (m) => process.stdout.write(`${m}\n`) }), { create: true },
     );
     if (!outcome.written) {
       process.stdout.write(`${email} already has the demo venues (${outcome.venues}); nothing was written.\n`);

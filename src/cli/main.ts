@@ -10,7 +10,6 @@ import { type Config, ConfigError, loadConfig } from "../config.js";
 import { migrateToLatest } from "../db/migrator.js";
 import { createLogger, stdoutDestination } from "../logger.js";
 import { OwnerPasswordError, createAccount, ownerPasswordProblem, setOwnerPassword } from "../modules/accounts/accounts.service.js";
-import { startService } from "../server.js";
 import {
   type Command,
   type CommandSpec,
@@ -50,6 +49,8 @@ async function serve(flags: Flags): Promise<void> {
   const announce = createLogger({ level: "info", stream: stdout });
   try {
     const config = loadConfig();
+    // Loaded here, not at the top: the other commands do not need the HTTP app and RADIUS server.
+    const { startService } = await import("../server.js");
     const service = await startService(config, {
       logger: { level: config.logLevel, stream: stdout },
       http: flags["radius-only"] !== true,
@@ -163,7 +164,7 @@ const COMMANDS: Command[] = [
       options: {},
     },
     async run() {
-      const applied = await withDb(({ db }) => migrateToLatest(db), false);
+      const applied = await withDb(({ db }) => migrateToLatest(db), { migrate: false, create: true });
       process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "database is up to date\n");
     },
   },
@@ -173,7 +174,7 @@ const COMMANDS: Command[] = [
       const email = String(flags.email);
       if (!EMAIL_RE.test(email)) throw new UsageError("--email must be an e-mail address", commandHelp(accountCreateSpec), "account create");
       const password = flags["password-stdin"] ? await passwordFromStdin(accountCreateSpec) : undefined;
-      const { accountId, identifier } = await withDb((ctx) => createAccount(ctx, email, password)).catch((err) =>
+      const { accountId, identifier } = await withDb((ctx) => createAccount(ctx, email, password), { create: true }).catch((err) =>
         refusedPassword(accountCreateSpec, err),
       );
       process.stdout.write(

@@ -12,7 +12,8 @@
  * - while the listening connection is not up (starting, lost, the database away) there is no
  *   generation at all, so nothing is cached, and it is moved on when listening starts again.
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgModule } from "./pg-module.js";
 export { writesCatalogue } from "./catalogue.js";
 
 export const CATALOGUE_CHANNEL = "guestwifi_catalogue";
@@ -49,7 +50,7 @@ export class PgChangeWatch {
   private start(): void {
     if (this.starting || this.stopped || this.timer) return;
     this.starting = true;
-    const client = new pg.Client(this.config);
+    const client = new (pgModule().Client)(this.config);
     this.client = client;
     const lost = () => {
       if (this.client !== client) return;

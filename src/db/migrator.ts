@@ -87,3 +87,12 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     return applied;
   });
 }
+
+/** Whether the database has been migrated at all (a new SQLite file or an empty PostgreSQL schema has not). */
+export async function isMigrated(db: Kysely<any>): Promise<boolean> {
+  const { rows } =
+    dialectOf(db) === "postgres"
+      ? await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = current_schema() and table_name = ${TABLE}`.execute(db)
+      : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${TABLE}`.execute(db);
+  return Number(rows[0]?.n) > 0;
+}
