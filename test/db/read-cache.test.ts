@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { sql } from "kysely";
 import { setTimeout as sleep } from "node:timers/promises";
-import { OTHER_CONNECTION_POLL_MS, catalogueListenerPid, changeGeneration, createDatabase } from "../../src/db/database.js";
+import { catalogueListenerPid, changeGeneration, createDatabase } from "../../src/db/database.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { ReadCache } from "../../src/db/read-cache.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
