@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with Node's own test runner (tsx for TypeScript).
-// Extra arguments narrow the run: `npm test -- test/modules/locations`.
+// Runs every test/**/*.test.ts with Node's own test runner (tsx for TypeScript), in two tiers:
+// first the unit tests of pure rules (*.unit.test.ts: no database, process, network or browser;
+// seconds), and only when they pass, the rest. Extra arguments narrow the run:
+// `npm test -- test/modules/locations`.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -21,9 +23,23 @@ if (files.length === 0) {
   console.error("no test files found");
   process.exit(1);
 }
-const res = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files],
-  { stdio: "inherit" },
-);
-process.exit(res.status ?? 1);
+const unit = files.filter((f) => f.endsWith(".unit.test.ts"));
+const rest = files.filter((f) => !f.endsWith(".unit.test.ts"));
+
+function run(tier, list) {
+  if (list.length === 0) return;
+  if (unit.length > 0 && rest.length > 0) console.log(`\n--- ${tier} (${list.length} files)\n`);
+  const res = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...list], {
+    stdio: "inherit",
+  });
+  if (res.status !== 0) process.exit(res.status ?? 1);
+}
+
+run("unit tests", unit);
+if (rest.length > 0) {
+  // The CLI and service tests run bin/guestwifi.js, which runs the compiled dist/server: bring it up
+  // to date first (nothing to do unless src/ changed since the last build).
+  const build = spawnSync(process.execPath, [join(import.meta.dirname, "build.mjs"), "--if-stale"], { stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+run("the other tests", rest);

@@ -7,6 +7,7 @@ import type { Socket } from "node:net";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, LogController } from "fastify";
 import { type AppDeps, createAppDeps } from "./app-deps.js";
 import type { Config } from "./config.js";
@@ -103,6 +104,24 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
   }
 }
 
+const eagerSerializers = SerializerSelector();
+
+/**
+ * Fastify's response serializers (fast-json-stringify, the same options), each compiled on its
+ * first use rather than when the app is ready: compiling those of every route took a good part of
+ * the service's start, and a restart should be back quickly. The API's tests use every one of them.
+ */
+function lazySerializers(...factoryArgs: Parameters<typeof eagerSerializers>) {
+  const compile = eagerSerializers(...factoryArgs);
+  return (route: Parameters<typeof compile>[0]) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => {
+      serialize ??= compile(route) as (data: unknown) => string;
+      return serialize(data);
+    };
+  };
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
   const logger = opts.logger ?? createLogger({ level: config.logLevel });
@@ -116,6 +135,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     // Parameters with the same name twice are arrays; the validators report them as wrong types.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   });
   const deps = opts.deps ?? createAppDeps(db);
   app.decorate("db", db);

@@ -8,6 +8,8 @@ import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "./database-tim
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
+import { isAbsolute, resolve } from "node:path";
+import { PROJECT_ROOT } from "./project-root.js";
 import { MAX_CREDENTIAL_TTL_SECONDS } from "./durations.js";
 
 export class ConfigError extends Error {}
@@ -350,9 +352,21 @@ function oauthProvider(env: Env, key: keyof Config["oauth"]): OAuthProviderConfi
   };
 }
 
+/**
+ * A relative SQLite path names a file in the installation's directory (where package.json is), not
+ * in the current directory: the service and every `guestwifi` command find the same database from
+ * wherever they are run (the default is <install>/data/guestwifi.db).
+ */
+function sqliteRelativeToInstall(url: string): string {
+  if (!url.startsWith("sqlite:")) return url;
+  const file = url.slice("sqlite:".length);
+  if (file === "" || file === ":memory:" || isAbsolute(file)) return url;
+  return `sqlite:${resolve(PROJECT_ROOT, file)}`;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = int(env, "PORT", 3000, 0, 65535);
-  const databaseUrl = str(env, "DATABASE_URL", "sqlite:./data/guestwifi.db");
+  const databaseUrl = sqliteRelativeToInstall(str(env, "DATABASE_URL", "sqlite:./data/guestwifi.db"));
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
   }

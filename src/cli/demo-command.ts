@@ -54,7 +54,7 @@ async function run(flags: Flags): Promise<void> {
       const done = await writeDemo(ctx, { email, days, seed, signal: stop.signal, onProgress: (m) => process.stdout.write(`${m}\n`) });
       if (done.written) await recordCliAudit(ctx, done.accountId, "demo", {}, { email, days, seed });
       return done;
-    });
+    }, { create: true });
     if (!outcome.written) {
       process.stdout.write(`${email} already has the demo venues (${outcome.venues}); nothing was written.\n`);
       return;

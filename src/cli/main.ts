@@ -10,7 +10,6 @@ import { type Config, ConfigError, loadConfig } from "../config.js";
 import { migrateToLatest } from "../db/migrator.js";
 import { createLogger, stdoutDestination } from "../logger.js";
 import { OwnerPasswordError, createAccount, ownerPasswordProblem, setOwnerPassword } from "../modules/accounts/accounts.service.js";
-import { startService } from "../server.js";
 import {
   type Command,
   type CommandSpec,
@@ -52,6 +51,8 @@ async function serve(flags: Flags): Promise<void> {
   const announce = createLogger({ level: "info", stream: stdout });
   try {
     const config = loadConfig();
+    // Loaded here, not at the top: the other commands do not need the HTTP app and RADIUS server.
+    const { startService } = await import("../server.js");
     const service = await startService(config, {
       logger: { level: config.logLevel, stream: stdout },
       http: flags["radius-only"] !== true,
@@ -165,7 +166,7 @@ const COMMANDS: Command[] = [
       options: {},
     },
     async run() {
-      const applied = await withDb(({ db }) => migrateToLatest(db), false);
+      const applied = await withDb(({ db }) => migrateToLatest(db), { migrate: false, create: true });
       process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "database is up to date\n");
     },
   },
@@ -179,7 +180,7 @@ const COMMANDS: Command[] = [
         const made = await createAccount(ctx, email, password);
         await recordCliAudit(ctx, made.accountId, "account create", { account_id: [made.accountId] }, { email, password });
         return made;
-      }).catch((err) =>
+      }, { create: true }).catch((err) =>
         refusedPassword(accountCreateSpec, err),
       );
       process.stdout.write(

@@ -7,7 +7,8 @@ import { OUT_DIR, buildConsole, bundleIsCurrent, readManifest } from "./console-
 export interface ConsoleAsset {
   type: string;
   body: Buffer;
-  gzip: Buffer;
+  /** Compressed on first use (not at start: a tenth of a second of every start, for a page few open). */
+  readonly gzip: Buffer;
 }
 
 export interface ConsoleAssets {
@@ -32,7 +33,15 @@ export async function loadConsoleAssets(): Promise<ConsoleAssets> {
     [manifest.style, "text/css; charset=utf-8"],
   ] as const) {
     const body = readFileSync(join(OUT_DIR, name));
-    files.set(name, { type, body, gzip: gzipSync(body, { level: 9 }) });
+    let gzip: Buffer | undefined;
+    files.set(name, {
+      type,
+      body,
+      get gzip() {
+        gzip ??= gzipSync(body, { level: 9 });
+        return gzip;
+      },
+    });
   }
   const shell = `<!doctype html>
 <html lang="en">

@@ -6,10 +6,11 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PROJECT_ROOT } from "../project-root.js";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const ROOT = PROJECT_ROOT;
 export const UI_DIR = join(ROOT, "console-ui");
 export const OUT_DIR = join(ROOT, "dist", "console");
 

@@ -15,7 +15,7 @@ const CATALOGUE_WRITE = new RegExp(
 /**
  * Marking an access point heard from (`last_heard_at` alone, at most once a minute per AP and
  * instance) is not a change of the catalogue: what caches hold of a device does not depend on it.
- * The PostgreSQL trigger on devices leaves that column out the same way (2026-12-13T0000-quiet-device-heard).
+ * The PostgreSQL trigger on devices leaves that column out the same way (the baseline migration's DEVICE_COLUMNS).
  */
 const HEARD_ONLY = /^\s*update\s+"?devices"?\s+set\s+"?last_heard_at"?\s*=\s*(?:\?|\$\d+)\s+where\s/i;
 

@@ -2,8 +2,8 @@
  * PostgreSQL's side of changeGeneration, for the catalogue tables only (accounts, identifiers,
  * sub-users, locations and their options, devices, campaigns: what hot reads cache). Several
  * instances share the database, so a row cached here may be changed by another one:
- * - every write to a catalogue table fires a statement trigger (migration
- *   2026-12-13T0000-notify-catalogue-changes) that NOTIFYs `guestwifi_catalogue` with the schema's
+ * - every write to a catalogue table fires a statement trigger (the baseline
+ *   migration's catalogueNotifications) that NOTIFYs `guestwifi_catalogue` with the schema's
  *   name; each instance LISTENs on a connection of its own and moves its generation on when its
  *   schema is named, as soon as the commit is delivered;
  * - this instance's own writes move it at once: when the statement returns and again when its
@@ -12,7 +12,8 @@
  * - while the listening connection is not up (starting, lost, the database away) there is no
  *   generation at all, so nothing is cached, and it is moved on when listening starts again.
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgModule } from "./pg-module.js";
 export { writesCatalogue } from "./catalogue.js";
 
 export const CATALOGUE_CHANNEL = "guestwifi_catalogue";
@@ -49,7 +50,7 @@ export class PgChangeWatch {
   private start(): void {
     if (this.starting || this.stopped || this.timer) return;
     this.starting = true;
-    const client = new pg.Client(this.config);
+    const client = new (pgModule().Client)(this.config);
     this.client = client;
     const lost = () => {
       if (this.client !== client) return;

@@ -9,53 +9,46 @@
  */
 import { type Kysely, type Migration, sql } from "kysely";
 import { dialectOf } from "./dialect.js";
-import * as initial from "./migrations/2026-11-23T0000-initial.js";
-import * as smsCodesByLocation from "./migrations/2026-12-01T0000-sms-codes-by-location.js";
-import * as ownerPasswordsAndGuestExport from "./migrations/2026-12-05T0000-owner-passwords-and-guest-export.js";
-import * as liveSessions from "./migrations/2026-12-08T0000-live-sessions.js";
-import * as serviceSecrets from "./migrations/2026-12-09T0000-service-secrets.js";
-import * as rateLimitHits from "./migrations/2026-12-10T0000-rate-limit-hits.js";
-import * as controllers from "./migrations/2026-12-11T0000-controllers.js";
-import * as portalGrants from "./migrations/2026-12-11T0100-portal-grants.js";
-import * as openNdsGrants from "./migrations/2026-12-12T0000-opennds-grants.js";
-import * as hourlyLogins from "./migrations/2026-12-13T0000-hourly-logins.js";
-import * as loginCounterShards from "./migrations/2026-12-13T0000-login-counter-shards.js";
-import * as notifyCatalogueChanges from "./migrations/2026-12-13T0000-notify-catalogue-changes.js";
-import * as quietDeviceHeard from "./migrations/2026-12-13T0000-quiet-device-heard.js";
-import * as consoleSessions from "./migrations/2026-12-14T0000-console.js";
-import * as guestSearch from "./migrations/2026-12-14T0100-guest-search.js";
-import * as guestRightsAndWebhooks from "./migrations/2026-12-15T0000-guest-rights-and-webhooks.js";
-import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vouchers.js";
-import * as coaRequests from "./migrations/2026-12-17T0000-coa-requests.js";
-import * as messages from "./migrations/2026-12-18T0000-messages.js";
-import * as ownerEmailCase from "./migrations/2026-12-20T0200-owner-email-case.js";
-import * as subUserLifecycle from "./migrations/2026-12-20T0800-sub-user-lifecycle.js";
-import * as auditLog from "./migrations/2026-12-20T0900-audit-log.js";
+import * as baseline from "./migrations/2026-11-27T0000-baseline.js";
+import * as ownerEmailCase from "./migrations/2026-11-27T0200-owner-email-case.js";
+import * as subUserLifecycle from "./migrations/2026-11-27T0800-sub-user-lifecycle.js";
+import * as auditLog from "./migrations/2026-11-27T0900-audit-log.js";
 
-/** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
+/**
+ * Static list in order, rather than a folder scan, so it works the same from source and from a bundle.
+ * A new migration goes at the end, named after the day it is written (it must sort after the last).
+ */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
-  ["2026-11-23T0000-initial", initial],
-  ["2026-12-01T0000-sms-codes-by-location", smsCodesByLocation],
-  ["2026-12-05T0000-owner-passwords-and-guest-export", ownerPasswordsAndGuestExport],
-  ["2026-12-08T0000-live-sessions", liveSessions],
-  ["2026-12-09T0000-service-secrets", serviceSecrets],
-  ["2026-12-10T0000-rate-limit-hits", rateLimitHits],
-  ["2026-12-11T0000-controllers", controllers],
-  ["2026-12-11T0100-portal-grants", portalGrants],
-  ["2026-12-12T0000-opennds-grants", openNdsGrants],
-  ["2026-12-13T0000-hourly-logins", hourlyLogins],
-  ["2026-12-13T0000-login-counter-shards", loginCounterShards],
-  ["2026-12-13T0000-notify-catalogue-changes", notifyCatalogueChanges],
-  ["2026-12-13T0000-quiet-device-heard", quietDeviceHeard],
-  ["2026-12-14T0000-console", consoleSessions],
-  ["2026-12-14T0100-guest-search", guestSearch],
-  ["2026-12-15T0000-guest-rights-and-webhooks", guestRightsAndWebhooks],
-  ["2026-12-16T0000-consent-and-vouchers", consentAndVouchers],
-  ["2026-12-17T0000-coa-requests", coaRequests],
-  ["2026-12-18T0000-messages", messages],
-  ["2026-12-20T0200-owner-email-case", ownerEmailCase],
-  ["2026-12-20T0800-sub-user-lifecycle", subUserLifecycle],
-  ["2026-12-20T0900-audit-log", auditLog],
+  ["2026-11-27T0000-baseline", baseline],
+  ["2026-11-27T0200-owner-email-case", ownerEmailCase],
+  ["2026-11-27T0800-sub-user-lifecycle", subUserLifecycle],
+  ["2026-11-27T0900-audit-log", auditLog],
+];
+
+/**
+ * The development migrations the baseline replaced (before the first release). A database that has
+ * all of them has the baseline's schema: its bookkeeping is rewritten to the baseline, once.
+ */
+const SQUASHED_INTO_BASELINE = [
+  "2026-11-23T0000-initial",
+  "2026-12-01T0000-sms-codes-by-location",
+  "2026-12-05T0000-owner-passwords-and-guest-export",
+  "2026-12-08T0000-live-sessions",
+  "2026-12-09T0000-service-secrets",
+  "2026-12-10T0000-rate-limit-hits",
+  "2026-12-11T0000-controllers",
+  "2026-12-11T0100-portal-grants",
+  "2026-12-12T0000-opennds-grants",
+  "2026-12-13T0000-hourly-logins",
+  "2026-12-13T0000-login-counter-shards",
+  "2026-12-13T0000-notify-catalogue-changes",
+  "2026-12-13T0000-quiet-device-heard",
+  "2026-12-14T0000-console",
+  "2026-12-14T0100-guest-search",
+  "2026-12-15T0000-guest-rights-and-webhooks",
+  "2026-12-16T0000-consent-and-vouchers",
+  "2026-12-17T0000-coa-requests",
+  "2026-12-18T0000-messages",
 ];
 
 const TABLE = "kysely_migration";
@@ -77,6 +70,16 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
       .addColumn("timestamp", "varchar(255)", (c) => c.notNull())
       .execute();
     const done = new Set((await trx.selectFrom(TABLE).select("name").execute()).map((r) => r.name as string));
+    if (SQUASHED_INTO_BASELINE.some((name) => done.has(name))) {
+      const missing = SQUASHED_INTO_BASELINE.filter((name) => !done.has(name));
+      if (missing.length > 0) {
+        throw new Error(`the database was migrated by a development version that stopped before ${missing[0]}: recreate it`);
+      }
+      await trx.deleteFrom(TABLE).where("name", "in", SQUASHED_INTO_BASELINE).execute();
+      await trx.insertInto(TABLE).values({ name: MIGRATIONS[0][0], timestamp: new Date().toISOString() }).execute();
+      for (const name of SQUASHED_INTO_BASELINE) done.delete(name);
+      done.add(MIGRATIONS[0][0]);
+    }
     const known = new Set(MIGRATIONS.map(([name]) => name));
     const unknown = [...done].filter((name) => !known.has(name));
     if (unknown.length > 0) {
@@ -91,4 +94,13 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     }
     return applied;
   });
+}
+
+/** Whether the database has been migrated at all (a new SQLite file or an empty PostgreSQL schema has not). */
+export async function isMigrated(db: Kysely<any>): Promise<boolean> {
+  const { rows } =
+    dialectOf(db) === "postgres"
+      ? await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = current_schema() and table_name = ${TABLE}`.execute(db)
+      : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${TABLE}`.execute(db);
+  return Number(rows[0]?.n) > 0;
 }

@@ -4,14 +4,12 @@
  * of crashing the process with an unhandled 'error'; every wait is bounded (acquire, connect,
  * statement), and a connection whose server stopped answering is thrown away, not reused.
  */
-import pg from "pg";
+import type pg from "pg";
 import type { DatabaseTimeouts } from "../database-timeouts.js";
 import { PgChangeWatch, writesCatalogue } from "./change-watch.js";
 import { markConnectionFault } from "./database-errors.js";
+import { pgModule } from "./pg-module.js";
 
-// int8 (COUNT, SUM, bigint columns) as JavaScript numbers: our counters stay below 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
 
 /** Where faults that no request waits for are reported (pino's shape; Fastify's logger fits). */
 export interface DatabaseLog {
@@ -53,6 +51,7 @@ export function changeWatchOf(pool: pg.Pool): PgChangeWatch | undefined {
 }
 
 export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.Pool {
+  const { Client, Pool } = pgModule();
   const { timeouts, log } = opts;
   const names = new Map<string, string>();
   const named = (args: unknown[]): unknown[] => {
@@ -69,7 +68,7 @@ export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.P
   const options = opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined;
   const watch = new PgChangeWatch({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true });
 
-  class GuardedClient extends pg.Client {
+  class GuardedClient extends Client {
     /** Wrote a catalogue table since it left the pool: its release (after the commit) moves the watch on. */
     wroteCatalogue = false;
 
@@ -103,7 +102,7 @@ export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.P
     }
   }
 
-  const pool = new pg.Pool({
+  const pool = new Pool({
     connectionString: url,
     max: opts.max,
     options,

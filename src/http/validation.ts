@@ -4,7 +4,7 @@
  * Every failing parameter is reported at once, in the sentences of errors.ts.
  */
 import { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
-import { Ajv, type ErrorObject } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { AppError, type ErrorMessages, msg } from "../errors.js";
 import { parsePhoneNumberFromString } from "libphonenumber-js/min";
 import { MAC_RE } from "../mac-address.js";
@@ -230,10 +230,31 @@ export interface ParsedParams<S extends TObject> {
 export type ParamsParser<S extends TObject> = (input: Record<string, unknown>, failures: Failures) => ParsedParams<S>;
 
 /** Compile a parameter schema once; the parser reports every failure and answers only the valid values. */
+/** Parameter schemas declared and not compiled yet (see compileParams). */
+const uncompiled = new Set<() => unknown>();
+
+/** Compiles every parameter schema declared so far and not yet compiled; returns how many. */
+export function compileDeclaredParams(): number {
+  const n = uncompiled.size;
+  for (const compile of uncompiled) compile();
+  uncompiled.clear();
+  return n;
+}
+
 export function compileParams<S extends TObject>(schema: S): ParamsParser<S> {
-  const validate = ajv.compile(schema);
+  // Compiled on the route's first call rather than when the route is declared: compiling the
+  // schemas of every route took most of a second of the service's start, for routes a given
+  // instance may never serve. test/http/route-schemas.test.ts compiles every one of them.
+  let validate: ValidateFunction | undefined;
+  const compile = () => {
+    validate ??= ajv.compile(schema);
+    return validate;
+  };
+  uncompiled.add(compile);
   // The parser gets an empty `failures`: whatever it holds afterwards failed here.
   return (input, failures) => {
+    uncompiled.delete(compile);
+    const validate = compile();
     const data = coerce(schema, input);
     const given = Object.keys(data);
     for (const key of given) {

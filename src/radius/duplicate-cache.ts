@@ -9,13 +9,17 @@ type Entry = { reply: Buffer | undefined; pending: boolean; expires: number };
 
 export class DuplicateCache {
   /** Bounds memory under a flood of distinct requests: the least recently seen go first. */
-  private readonly entries: LRUCache<string, Entry>;
+  private cache: LRUCache<string, Entry> | undefined;
 
   constructor(
     private readonly windowMs: number,
-    maxEntries: number,
-  ) {
-    this.entries = new LRUCache({ max: maxEntries });
+    private readonly maxEntries: number,
+  ) {}
+
+  /** Made on the first packet: lru-cache allocates its bound up front, which every start paid for. */
+  private get entries(): LRUCache<string, Entry> {
+    this.cache ??= new LRUCache({ max: this.maxEntries });
+    return this.cache;
   }
 
   /**
@@ -48,12 +52,13 @@ export class DuplicateCache {
 
   /** Frees the answers whose window has passed. */
   sweep(now: number): void {
+    if (!this.cache) return;
     const expired: string[] = [];
-    for (const [key, e] of this.entries.entries()) if (e.expires <= now) expired.push(key);
+    for (const [key, e] of this.cache.entries()) if (e.expires <= now) expired.push(key);
     for (const key of expired) this.entries.delete(key);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.cache?.size ?? 0;
   }
 }

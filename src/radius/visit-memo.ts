@@ -9,8 +9,16 @@ import { LRUCache } from "lru-cache";
 const MAX_ENTRIES = 200_000;
 
 export class VisitMemo {
-  /** Forgetting the least recent is harmless: the next packet of that guest asks countVisit again. */
-  private readonly counted = new LRUCache<string, true>({ max: MAX_ENTRIES });
+  /**
+   * Forgetting the least recent is harmless: the next packet of that guest asks countVisit again.
+   * Made on first use: lru-cache allocates its bound up front, tens of ms of every start.
+   */
+  private memo: LRUCache<string, true> | undefined;
+
+  private get counted(): LRUCache<string, true> {
+    this.memo ??= new LRUCache<string, true>({ max: MAX_ENTRIES });
+    return this.memo;
+  }
 
   private key(locationId: number, day: string, guestId: number): string {
     return `${locationId}|${day}|${guestId}`;

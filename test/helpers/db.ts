@@ -59,3 +59,20 @@ export async function createTestDb(dialect: Dialect): Promise<TestDb> {
     },
   };
 }
+
+/**
+ * Runs `fn` with a connection for bulk seeding: on PostgreSQL one of its own on the test's schema,
+ * without the service's statement and read timeouts (an insert of a million rows may take minutes on
+ * a loaded machine, and the pool's read timeout would end it); on SQLite the test's own database (one
+ * writer per file, and no statement timeout there).
+ */
+export async function withSeedConnection<T>(t: TestDb, fn: (db: DB) => Promise<T>): Promise<T> {
+  if (t.dialect === "sqlite") return fn(t.db);
+  const hour = 3_600_000;
+  const db = createDatabase(PG_URL, { searchPath: t.schema, poolSize: 1, timeouts: { acquireMs: hour, connectMs: 60_000, statementMs: hour } });
+  try {
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
+}

@@ -269,7 +269,7 @@ export function createGuestRepository() {
       } else if (q.text !== "") {
         const text = q.text.toLowerCase();
         if (dialectOf(db) === "sqlite" && [...text].length >= 3) {
-          // The trigram index (migration 2026-12-14T0100): a phrase is a substring, any case.
+          // The trigram index (guest_search, see the baseline migration): a phrase is a substring, any case.
           const phrase = `"${text.replace(/"/g, '""')}"`;
           query = query.where("g.id", "in", sql<number>`(select rowid from guest_search where guest_search match ${phrase})`);
         } else {

@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { migrateToLatest } from "../../../src/db/migrator.js";
-import { down as dropLowerIndex } from "../../../src/db/migrations/2026-12-20T0200-owner-email-case.js";
+import { down as dropLowerIndex } from "../../../src/db/migrations/2026-11-27T0200-owner-email-case.js";
 import { AccountExistsError, createAccount, setOwnerPassword, verifyOwnerPassword } from "../../../src/modules/accounts/accounts.service.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS, createTestDb } from "../../helpers/db.js";
 
 const PASSWORD = "a long owner password";
-const MIGRATION = "2026-12-20T0200-owner-email-case";
+const MIGRATION = "2026-11-27T0200-owner-email-case";
 
 for (const dialect of DIALECTS) {
   describe(`owner e-mails in any case (${dialect})`, () => {

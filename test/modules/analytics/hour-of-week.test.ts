@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as hourlyMigration from "../../../src/db/migrations/2026-12-13T0000-hourly-logins.js";
 import { HOURS_OF_WEEK, hourOfWeekCounts } from "../../../src/modules/analytics/analytics.service.js";
 import type { Ctx } from "../../../src/modules/context.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
@@ -93,16 +92,6 @@ for (const dialect of DIALECTS) {
       assert.ok(sum(got) > 0 && sum(got) < total);
       assert.deepEqual(await hourOfWeekCounts(ctx, [], "2026-01-01", "2026-12-31"), new Array(168).fill(0));
       assert.deepEqual(await hourOfWeekCounts(ctx, one, "2025-01-01", "2025-12-31"), new Array(168).fill(0));
-    });
-
-    it("is refilled from the raw logins by its migration", async () => {
-      const locations = [...zones].map(([id, timezone]) => ({ id, timezone }));
-      const before = await hourOfWeekCounts(ctx, locations, "2026-01-01", "2026-12-31");
-      await hourlyMigration.down(t.db);
-      await hourlyMigration.up(t.db);
-      const rows = await t.db.selectFrom("hourly_logins").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-      assert.ok(Number(rows.n) > 0, "the migration filled the table");
-      assert.deepEqual(await hourOfWeekCounts(ctx, locations, "2026-01-01", "2026-12-31"), before);
     });
 
     it("counts every one of many concurrent logins at one location, daily and hourly", async () => {

@@ -7,7 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { sql } from "kysely";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
-import { DIALECTS, type Dialect } from "../../helpers/db.js";
+import { DIALECTS, type Dialect, withSeedConnection } from "../../helpers/db.js";
 import { makeSubUser } from "../../helpers/sub-users.js";
 import { createLocation, login } from "./guests-fixtures.js";
 
@@ -71,9 +71,8 @@ function records(text: string): Record<string, string>[] {
 /** Rows of a million guests at `locationId`, one login each on 2026-03-10, written by SQL in a few seconds. */
 async function seedGuests(t: TestApp, dialect: Dialect, accountId: number, locationId: number, count: number, tag: string): Promise<void> {
   const at = "2026-03-10 12:00:00";
-  await t.db.transaction().execute(async (db) => {
-    // Bulk inserts of a million rows may take longer than the service's statement timeout.
-    if (dialect === "postgres") await sql`set local statement_timeout = 0`.execute(db);
+  // Bulk inserts of a million rows may take longer than the service's timeouts: a connection without them.
+  await withSeedConnection(t, (seed) => seed.transaction().execute(async (db) => {
     if (dialect === "sqlite") {
       await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
         insert into guests (account_id, social_network, network_user_id, email, full_name, phone_number, created_at, updated_at)
@@ -89,7 +88,7 @@ async function seedGuests(t: TestApp, dialect: Dialect, accountId: number, locat
       select ${accountId}, id, ${locationId}, 1, 'Cuser', 'AA:BB:CC:00:00:01', ${at}, '2026-03-10'
       from guests where account_id = ${accountId} and network_user_id like ${`${tag}%`}`.execute(db);
     if (dialect === "postgres") await sql`analyze guests, guest_locations, logins`.execute(db);
-  });
+  }));
 }
 
 // A full collection before each memory sample, so that the figures are what is held, not garbage not yet collected.

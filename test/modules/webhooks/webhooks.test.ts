@@ -284,8 +284,10 @@ for (const dialect of DIALECTS) {
         assert.equal(first.attempt_log.length, first.attempts);
         const times = first.attempt_log.map((a: any) => Date.parse(a.attempted_at));
         const gaps = times.slice(1).map((x: number, i: number) => x - times[i]);
-        // Exponential: each wait (but the last, cut at the end of the retry period) at least about double the one before.
-        for (let i = 1; i < gaps.length - 1; i++) assert.ok(gaps[i] >= gaps[i - 1] * 1.4, `backoff grows: ${gaps}`);
+        // Exponential: each wait (but the last, cut at the end of the retry period) is at least the backoff of
+        // its attempt, 100 ms doubled per failure. Lower bounds hold on a loaded machine, where a ratio of two
+        // measured gaps does not (a late first retry made the next gap look short).
+        for (let i = 0; i < gaps.length - 1; i++) assert.ok(gaps[i] >= 100 * 2 ** i, `wait ${i + 1} was ${gaps[i]} ms: ${gaps}`);
         assert.ok(Date.parse(first.finished_at) - Date.parse(first.created_at) >= 1200 - 5, "retried for the whole period");
         // Order: the next delivery was first tried only once the first had failed for good.
         assert.ok(Date.parse(second.attempt_log[0].attempted_at) >= Date.parse(first.finished_at));
