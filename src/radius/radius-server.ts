@@ -7,6 +7,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import type { DB } from "../db/database.js";
 import { createBatchedWriter } from "../db/batched-writer.js";
+import { countVisit } from "../modules/guests/guest-activity.service.js";
+import type { VisitJob } from "./access.service.js";
 import { type AccountingJob, recordAccountingBatch } from "./accounting.service.js";
 import { DuplicateCache } from "./duplicate-cache.js";
 import { PacketHandler, type PortKind, TYPE_OF_PORT } from "./packet-handler.js";
@@ -49,7 +51,7 @@ const DUPLICATE_MAX_ENTRIES = 100_000;
  * Authentication is bounded tighter: past a few hundred waiting, an answer would come after the
  * gateway's own timeout anyway. Accounting waits in the batched writer, a few hundred bytes each.
  */
-const MAX_IN_FLIGHT: Record<PortKind, number> = { auth: 256, acct: 2_048 };
+const MAX_IN_FLIGHT: Record<PortKind, number> = { auth: 128, acct: 2_048 };
 const HOUSEKEEPING_MS = 10_000;
 const PURGE_EVERY_MS = 3_600_000;
 /** Stale sessions (three missed Interim-Updates) are closed within this long of going stale. */
@@ -87,7 +89,15 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   ensureDictionaries();
   const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db }) };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
-  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval) };
+  // Returning guests' visits, one transaction per burst (countVisit is the guests module's write).
+  const writeVisits = (jobs: VisitJob[]) =>
+    db.transaction().execute(async (trx) => {
+      const counted: boolean[] = [];
+      for (const v of jobs) counted.push(await countVisit(trx, v.locationId, v.day, v.guestId));
+      return counted;
+    });
+  const writeVisit = createBatchedWriter(db, writeVisits, (v) => String(v.guestId));
+  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval), writeVisit };
   const events = new RadiusEvents(metrics, log);
   const writeBatch = async (jobs: AccountingJob[]) => {
     try {
