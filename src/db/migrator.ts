@@ -29,6 +29,7 @@ import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vo
 import * as coaRequests from "./migrations/2026-12-17T0000-coa-requests.js";
 import * as messages from "./migrations/2026-12-18T0000-messages.js";
 import * as openSessionsByAddress from "./migrations/2026-12-20T0500-open-sessions-by-address.js";
+import * as openSessionsInOrder from "./migrations/2026-12-20T0500-open-sessions-in-order.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -52,6 +53,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-17T0000-coa-requests", coaRequests],
   ["2026-12-18T0000-messages", messages],
   ["2026-12-20T0500-open-sessions-by-address", openSessionsByAddress],
+  ["2026-12-20T0500-open-sessions-in-order", openSessionsInOrder],
 ];
 
 const TABLE = "kysely_migration";
