@@ -112,6 +112,8 @@ export interface Config {
   databaseUrl: string;
   /** Bounds on every wait for the database (a stopped or silent database gives 503s, not hung requests). */
   databaseTimeouts: DatabaseTimeouts;
+  /** DB_POOL_SIZE: PostgreSQL connections of HTTP, the portal and the background jobs. */
+  databasePoolSize: number;
   logLevel: string;
   /** LOG_REQUESTS: one info line per answered HTTP request (the access log). */
   logRequests: boolean;
@@ -143,6 +145,11 @@ export interface Config {
   radius: {
     enabled: boolean;
     host: string;
+    /**
+     * DB_RADIUS_POOL_SIZE: PostgreSQL connections of RADIUS alone, so that a burst of packets never
+     * takes the connections HTTP and the portal need; 0 shares theirs.
+     */
+    databasePoolSize: number;
     authPort: number;
     acctPort: number;
     requireMessageAuthenticator: boolean;
@@ -413,6 +420,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       connectMs: int(env, "DB_CONNECT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.connectMs, 100, 600_000),
       statementMs: int(env, "DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs, 100, 3_600_000),
     },
+    databasePoolSize: int(env, "DB_POOL_SIZE", 10, 1, 1000),
     logLevel,
     logRequests: bool(env, "LOG_REQUESTS", true),
     bodyLimit: int(env, "BODY_LIMIT", 65536, 1024, 10 * 1024 * 1024),
@@ -430,6 +438,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     radius: {
       enabled: bool(env, "RADIUS_ENABLED", true),
       host: str(env, "RADIUS_HOST", "0.0.0.0"),
+      databasePoolSize: int(env, "DB_RADIUS_POOL_SIZE", 6, 0, 1000),
       authPort: int(env, "RADIUS_AUTH_PORT", 1812, 0, 65535),
       acctPort: int(env, "RADIUS_ACCT_PORT", 1813, 0, 65535),
       requireMessageAuthenticator: bool(env, "RADIUS_REQUIRE_MESSAGE_AUTHENTICATOR", true),

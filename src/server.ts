@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { createAppDeps } from "./app-deps.js";
 import { buildApp } from "./app.js";
 import { type Config, ListenError } from "./config.js";
-import { type DB, createDatabase } from "./db/database.js";
+import { type DB, createDatabase, createSiblingDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrator.js";
 import { type LoggerOptions, createLogger } from "./logger.js";
 import { type RetentionJob, startRetentionJob } from "./modules/guests/retention-job.js";
@@ -38,7 +38,7 @@ export interface StartOptions {
 
 export async function startService(config: Readonly<Config>, opts: StartOptions = {}): Promise<RunningService> {
   const log = createLogger({ level: config.logLevel, ...opts.logger });
-  const db = createDatabase(config.databaseUrl, { timeouts: config.databaseTimeouts, log });
+  const db = createDatabase(config.databaseUrl, { timeouts: config.databaseTimeouts, log, poolSize: config.databasePoolSize });
   try {
     await migrateToLatest(db);
   } catch (err) {
@@ -51,6 +51,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
   let httpPort = 0;
   let httpUrls: string[] = [];
   let radius: RadiusListener | undefined;
+  let radiusDb: DB | undefined;
   let webhooks: WebhookWorker | undefined;
   let retention: RetentionJob | undefined;
   let messages: OutboxLoop | undefined;
@@ -69,7 +70,9 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
       await app.ready();
     }
     if (opts.radius ?? config.radius.enabled) {
-      radius = await startRadius({ db, config, log: app.log, ctx: deps, metrics: deps.metrics });
+      // RADIUS on connections of its own (PostgreSQL): its bursts queue there, not in front of HTTP's requests.
+      radiusDb = config.radius.databasePoolSize > 0 ? createSiblingDatabase(db, config.radius.databasePoolSize) : db;
+      radius = await startRadius({ db: radiusDb, config, log: app.log, ctx: { ...deps, db: radiusDb }, metrics: deps.metrics });
     }
     if (opts.jobs !== false) {
       if (config.webhooks.worker) webhooks = startWebhookWorker(db, config.webhooks, app.log, deps.repos.webhooks);
@@ -84,6 +87,8 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     await messages?.stop();
     await webhooks?.stop();
     await retention?.stop();
+    await radius?.stop();
+    if (radiusDb !== undefined && radiusDb !== db) await radiusDb.destroy();
     await app.close();
     await db.destroy();
     throw err;
@@ -98,6 +103,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     stop() {
       stopping ??= (async () => {
         await radius?.stop();
+        if (radiusDb !== undefined && radiusDb !== db) await radiusDb.destroy();
         await schedule?.stop();
         await messages?.stop();
         await webhooks?.stop();

@@ -9,9 +9,12 @@ export interface Target<T> {
   stop(): Promise<void>;
 }
 
-/** `readyWithinMs`: how long the target may take to print its ready line (building data can take minutes). */
-export async function startTarget<T>(script: string, args: string[], readyWithinMs = 60_000): Promise<Target<T>> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+/**
+ * `readyWithinMs`: how long the target may take to print its ready line (building data can take minutes).
+ * `nodeArgs`: options for the target's Node (a CPU profile: `--cpu-prof`).
+ */
+export async function startTarget<T>(script: string, args: string[], readyWithinMs = 60_000, nodeArgs: string[] = []): Promise<Target<T>> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const rl = createInterface({ input: child.stdout! });

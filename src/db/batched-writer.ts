@@ -5,10 +5,16 @@
  *   so jobs that arrive together (in one poll round of the event loop, or while a transaction
  *   runs) are written in one transaction: one commit a burst (group commit). If a batch fails, its
  *   jobs are retried one by one so only the faulty one fails.
- * - PostgreSQL: one transaction per job, run in parallel over the pool (several instances may
- *   write the same rows; the caller's writes reconcile themselves).
+ * - PostgreSQL: the same group commit, in a few lanes side by side (half the pool's connections),
+ *   a job's lane chosen by its key so that jobs touching the same rows (one guest's packets) take
+ *   turns in one lane instead of waiting for each other's row locks. A transaction per packet held a
+ *   connection for every packet's BEGIN and COMMIT (and its WAL flush); under a burst that emptied
+ *   the pool. Several instances may still write the same rows: the caller's writes reconcile
+ *   themselves, and a batch PostgreSQL aborts (a deadlock with another instance) is retried job by
+ *   job like any failed batch.
+ * Either way a job resolves only once its transaction committed.
  */
-import type { DB } from "./database.js";
+import { type DB, poolStats } from "./database.js";
 import { dialectOf } from "./dialect.js";
 
 /** Writes `jobs` in one transaction of its own, all or none; one result per job, in order. */
@@ -68,8 +74,20 @@ class GroupCommit<J, R> {
   }
 }
 
-export function createBatchedWriter<J, R>(db: DB, writeBatch: WriteBatch<J, R>): SubmitWrite<J, R> {
-  if (dialectOf(db) === "postgres") return async (job) => (await writeBatch([job]))[0];
+/** A string's lane among `n` (FNV-1a). */
+function laneOf(key: string, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % n;
+}
+
+/** `keyOf`: which jobs touch the same rows (PostgreSQL writes those in one lane, one after the other). */
+export function createBatchedWriter<J, R>(db: DB, writeBatch: WriteBatch<J, R>, keyOf: (job: J) => string = () => ""): SubmitWrite<J, R> {
+  if (dialectOf(db) === "postgres") {
+    const connections = poolStats(db)?.().max ?? 2;
+    const lanes = Array.from({ length: Math.max(1, Math.floor(connections / 2)) }, () => new GroupCommit(writeBatch));
+    return (job) => lanes[laneOf(keyOf(job), lanes.length)].submit(job);
+  }
   const group = new GroupCommit(writeBatch);
   return (job) => group.submit(job);
 }

@@ -64,19 +64,40 @@ export function catalogueListenerPid(db: DB): number | undefined {
 
 /** The PostgreSQL side of a database: Kysely's adapter, holding the pool so its use can be read (poolStats). */
 class PooledPostgresAdapter extends PostgresAdapter {
-  constructor(readonly pool: pg.Pool) {
+  constructor(
+    readonly pool: pg.Pool,
+    /** Another pool of `max` connections on the same database, sharing this one's catalogue watch. */
+    readonly sibling: (max: number) => pg.Pool,
+  ) {
     super();
   }
 }
 
 class PooledPostgresDialect extends PostgresDialect {
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly sibling: (max: number) => pg.Pool,
+  ) {
     super({ pool });
   }
 
   override createAdapter(): PostgresAdapter {
-    return new PooledPostgresAdapter(this.pool);
+    return new PooledPostgresAdapter(this.pool, this.sibling);
   }
+}
+
+/**
+ * A database with connections of its own, for a front door whose bursts must not take the
+ * connections of the others (RADIUS beside HTTP and the portal). PostgreSQL: a second pool of
+ * `poolSize` connections to the same database, sharing the first one's catalogue watch (so catalogue
+ * caches stay right on both); destroy it before the first. SQLite (one connection, one writer at a
+ * time): `db` itself, nothing to share out, so the caller must not destroy it twice.
+ */
+export function createSiblingDatabase(db: DB, poolSize: number): DB {
+  const adapter = db.getExecutor().adapter;
+  if (!(adapter instanceof PooledPostgresAdapter)) return db;
+  const pool = adapter.sibling(poolSize);
+  return new Kysely<Database>({ dialect: new PooledPostgresDialect(pool, adapter.sibling) });
 }
 
 /** How the connection pool is used right now (PostgreSQL); undefined on SQLite, which has one connection. */
@@ -100,6 +121,8 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): DB {
     sqlite.pragma("foreign_keys = ON");
     return new Kysely<Database>({ dialect: new StatefulSqliteDialect(new SqliteConnectionState(sqlite)) });
   }
-  const pool = createPostgresPool(url, { max: opts.poolSize ?? 10, searchPath: opts.searchPath, timeouts, log: opts.log ?? STDERR_LOG });
-  return new Kysely<Database>({ dialect: new PooledPostgresDialect(pool) });
+  const poolOptions = { searchPath: opts.searchPath, timeouts, log: opts.log ?? STDERR_LOG };
+  const pool = createPostgresPool(url, { ...poolOptions, max: opts.poolSize ?? 10 });
+  const sibling = (max: number) => createPostgresPool(url, { ...poolOptions, max, watch: changeWatchOf(pool) });
+  return new Kysely<Database>({ dialect: new PooledPostgresDialect(pool, sibling) });
 }

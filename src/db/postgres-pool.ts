@@ -27,6 +27,8 @@ export interface PostgresPoolOptions {
   searchPath: string | undefined;
   timeouts: DatabaseTimeouts;
   log: DatabaseLog;
+  /** The catalogue watch of another pool on the same database, shared (it is stopped by that pool's end). */
+  watch?: PgChangeWatch;
 }
 
 /** What the log says about a database error: no client object, no connection parameters. */
@@ -66,7 +68,8 @@ export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.P
     return [{ name, text, values: args[1] }];
   };
   const options = opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined;
-  const watch = new PgChangeWatch({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true });
+  const ownWatch = opts.watch === undefined;
+  const watch = opts.watch ?? new PgChangeWatch({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true });
 
   class GuardedClient extends Client {
     /** Wrote a catalogue table since it left the pool: its release (after the commit) moves the watch on. */
@@ -126,7 +129,7 @@ export function createPostgresPool(url: string, opts: PostgresPoolOptions): pg.P
   watches.set(pool, watch);
   const end = pool.end.bind(pool);
   pool.end = (async () => {
-    await watch.stop();
+    if (ownWatch) await watch.stop();
     return end();
   }) as typeof pool.end;
 

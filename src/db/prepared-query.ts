@@ -74,6 +74,19 @@ export class PreparedQuery<K extends string> {
     return res.rows[0];
   }
 
+  /** The first row a write returns (an insert or update with RETURNING). */
+  async writeReturning<R>(db: DB, values: Record<K, unknown>): Promise<R | undefined> {
+    const c = this.compiled(db);
+    const params = this.params(c, values);
+    const stmt = PreparedQuery.statementFor(db, c);
+    if (stmt) {
+      c.direct!.noteWrite(c.catalogue);
+      return stmt.get(params) as R | undefined;
+    }
+    const res = await db.executeQuery<R>(CompiledQuery.raw(c.sql, params));
+    return res.rows[0];
+  }
+
   /** Rows changed (an insert, update or delete). */
   async run(db: DB, values: Record<K, unknown>): Promise<number> {
     const c = this.compiled(db);

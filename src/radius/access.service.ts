@@ -3,6 +3,7 @@
  * registered access point. Two ways in: a one-time portal credential, or a returning guest's MAC.
  */
 import type { Config } from "../config.js";
+import type { SubmitWrite } from "../db/batched-writer.js";
 import { recordVisit } from "../modules/guests/guest-activity.service.js";
 import type { NasContext } from "./nas-lookup.js";
 import { type PasswordProof, proofMatches } from "./password-check.js";
@@ -21,6 +22,18 @@ export interface AccessDeps {
   times: PacketTime;
   /** The encoded Access-Accept attributes of each cached access point (its family, its location's options). */
   templates: AcceptTemplates;
+  /**
+   * Counts a returning guest's visit (resolves once committed); the RADIUS server batches these like
+   * accounting, so that a morning's first re-authorisations do not each commit a transaction.
+   * Without it, each visit is written in a transaction of its own.
+   */
+  writeVisit?: SubmitWrite<VisitJob, boolean>;
+}
+
+export interface VisitJob {
+  locationId: number;
+  day: string;
+  guestId: number;
 }
 
 export interface AccessRequest {
@@ -47,7 +60,7 @@ function remainingOf(cap: number, used: number): number | undefined {
   return cap > 0 ? cap - used : undefined;
 }
 
-export async function authorizeAccess({ ctx, config, visits, times, templates }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
+export async function authorizeAccess({ ctx, config, visits, times, templates, writeVisit }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
   const { db, radius: radiusRepository } = ctx;
   const { device, location, options } = nas;
   const template = templates.for(nas);
@@ -105,7 +118,8 @@ export async function authorizeAccess({ ctx, config, visits, times, templates }:
     if (!(await radiusRepository.consumeCredential(db, credential.id, now))) return reject("credential already used");
   } else {
     if (!visits.has(location.id, day, guestId)) {
-      await recordVisit(db, { locationId: location.id, timezone: location.timezone, guestId, at });
+      if (writeVisit) await writeVisit({ locationId: location.id, day, guestId });
+      else await recordVisit(db, { locationId: location.id, timezone: location.timezone, guestId, at });
       visits.remember(location.id, day, guestId);
     }
   }

@@ -67,13 +67,12 @@ async function resolveOwner(db: DB, radiusRepository: RadiusRepository, nas: Nas
 }
 
 /**
- * Whether the guest has used the whole daily cap of the access point's location (the options the
+ * Whether `used` octets are the whole daily cap of the access point's location (the options the
  * NAS cache holds; a session counted at another location is left to its next authorisation).
  */
-async function usedUpCap(trx: DB, radiusRepository: RadiusRepository, nas: NasContext, locationId: number, guestId: number, day: string): Promise<boolean> {
+function usedUpCap(nas: NasContext, locationId: number, used: number): boolean {
   const cap = nas.location?.id === locationId ? Number(nas.options?.daily_bandwidth_cap ?? 0) : 0;
-  if (cap <= 0) return false;
-  return (await radiusRepository.usageOn(trx, guestId, locationId, day)) >= cap;
+  return cap > 0 && used >= cap;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -117,7 +116,7 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
     const isNew = !s;
     if (!s) {
       const owner = await resolveOwner(trx, radiusRepository, nas, rec);
-      await radiusRepository.insertSession(trx, {
+      const inserted = await radiusRepository.insertSession(trx, {
         device_id: device.id,
         guest_id: owner.guestId,
         location_id: owner.locationId,
@@ -131,7 +130,7 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
         nas_ip: rec.nasIp?.replace(/^::ffff:/, "").slice(0, 45) ?? null,
         ...ZERO,
       });
-      s = await radiusRepository.findSession(trx, device.id, acctSessionId);
+      s = inserted ?? (await radiusRepository.findSession(trx, device.id, acctSessionId));
       if (!s) throw new Error(`radius session ${device.id}/${acctSessionId} vanished`);
     }
     const from = { session_time: Number(s.session_time), input_octets: Number(s.input_octets), output_octets: Number(s.output_octets) };
@@ -174,8 +173,9 @@ async function applyAccounting(trx: DB, { ctx, visits, times }: AccountingDeps, 
       s.location_id === null ? undefined : s.location_id === nas.location?.id ? nas.location : await ctx.repos.locations.findById(trx, s.location_id);
     if (!location) return { delta };
     const day = times.localDay(at, location.timezone);
-    if (octets > 0) await radiusRepository.addUsage(trx, s.guest_id, location.id, day, octets);
-    const overCap = octets > 0 && !stop && (await usedUpCap(trx, radiusRepository, nas, location.id, s.guest_id, day)) ? s.id : undefined;
+    // The upsert answers the day's new total: no second read to judge the cap.
+    const used = octets > 0 ? await radiusRepository.addUsage(trx, s.guest_id, location.id, day, octets) : 0;
+    const overCap = octets > 0 && !stop && usedUpCap(nas, location.id, used) ? s.id : undefined;
     if (visits.has(location.id, day, s.guest_id)) return { delta, overCap };
     await countVisit(trx, location.id, day, s.guest_id);
     return { delta, visit: { locationId: location.id, day, guestId: s.guest_id }, overCap };

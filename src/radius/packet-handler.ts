@@ -48,7 +48,7 @@ export interface PacketHandlerDeps {
   log: FastifyBaseLogger;
   nas: NasLookup;
   access: AccessDeps;
-  /** Writes one packet's accounting (group commit on SQLite, a transaction each on PostgreSQL). */
+  /** Writes one packet's accounting (group commit, in lanes on PostgreSQL); resolves once committed. */
   account: SubmitWrite<AccountingJob, SessionCounters>;
   /** Where each outcome is counted, and rejects and drops logged. */
   events: RadiusEvents;

@@ -8,6 +8,8 @@ import type { Config } from "../config.js";
 import { backgroundFailures } from "../db/background-failures.js";
 import type { DB } from "../db/database.js";
 import { createBatchedWriter } from "../db/batched-writer.js";
+import { countVisit } from "../modules/guests/guest-activity.service.js";
+import type { VisitJob } from "./access.service.js";
 import { type AccountingJob, recordAccountingBatch } from "./accounting.service.js";
 import { DuplicateCache } from "./duplicate-cache.js";
 import { PacketHandler, type PortKind, TYPE_OF_PORT } from "./packet-handler.js";
@@ -44,8 +46,13 @@ export interface RadiusDeps {
 /** NASes retransmit after a few seconds, a handful of times; 30 s covers that with room to spare. */
 const DUPLICATE_WINDOW_MS = 30_000;
 const DUPLICATE_MAX_ENTRIES = 100_000;
-/** Beyond this many packets being processed, new ones are dropped: the NAS retries, the database breathes. */
-const MAX_IN_FLIGHT = 2_048;
+/**
+ * Beyond this many packets of a port being processed, new ones are dropped at once: the NAS retries,
+ * the database breathes, memory stays flat, and a flood on one port never starves the other.
+ * Authentication is bounded tighter: past a few hundred waiting, an answer would come after the
+ * gateway's own timeout anyway. Accounting waits in the batched writer, a few hundred bytes each.
+ */
+const MAX_IN_FLIGHT: Record<PortKind, number> = { auth: 128, acct: 2_048 };
 const HOUSEKEEPING_MS = 10_000;
 const PURGE_EVERY_MS = 3_600_000;
 /** Stale sessions (three missed Interim-Updates) are closed within this long of going stale. */
@@ -76,11 +83,22 @@ async function bindNamed(host: string, port: number, portVariable: string): Prom
   }
 }
 
+/** Packets of one client (its sessions, its guest's rows) share a lane of the batched writer. */
+const accountingKey = (job: AccountingJob) => job.rec.clientMac ?? job.rec.acctSessionId ?? "";
+
 export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics() }: RadiusDeps): Promise<RadiusListener> {
   ensureDictionaries();
   const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db }) };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
-  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval) };
+  // Returning guests' visits, one transaction per burst (countVisit is the guests module's write).
+  const writeVisits = (jobs: VisitJob[]) =>
+    db.transaction().execute(async (trx) => {
+      const counted: boolean[] = [];
+      for (const v of jobs) counted.push(await countVisit(trx, v.locationId, v.day, v.guestId));
+      return counted;
+    });
+  const writeVisit = createBatchedWriter(db, writeVisits, (v) => String(v.guestId));
+  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval), writeVisit };
   const events = new RadiusEvents(metrics, log);
   const writeBatch = async (jobs: AccountingJob[]) => {
     try {
@@ -92,7 +110,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
       throw err;
     }
   };
-  const handler = new PacketHandler({ config, log, nas: new NasLookup(ctx), access, account: createBatchedWriter(db, writeBatch), events });
+  const handler = new PacketHandler({ config, log, nas: new NasLookup(ctx), access, account: createBatchedWriter(db, writeBatch, accountingKey), events });
   const auth = await bindNamed(config.radius.host, config.radius.authPort, "RADIUS_AUTH_PORT");
   let acct: Socket;
   try {
@@ -101,7 +119,8 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     auth.close();
     throw err;
   }
-  /** Packets being processed, and who waits for the last one to finish (stop). */
+  /** Packets being processed (per port), and who waits for the last one to finish (stop). */
+  const busy: Record<PortKind, number> = { auth: 0, acct: 0 };
   let inFlight = 0;
   let idle: (() => void) | undefined;
   let closed = false;
@@ -121,6 +140,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     } catch (err) {
       log.error({ err, kind }, "radius reply not sent; the NAS will retry");
     } finally {
+      busy[kind]--;
       if (--inFlight === 0) idle?.();
     }
   };
@@ -132,7 +152,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     socket.on("message", (msg, rinfo) => {
       if (closed) return;
       if (msg.length < 20) return events.drop(type, "malformed packet");
-      if (inFlight >= MAX_IN_FLIGHT) return events.drop(type, "overloaded");
+      if (busy[kind] >= MAX_IN_FLIGHT[kind]) return events.drop(type, "overloaded");
       const key = DuplicateCache.key(rinfo.address, rinfo.port, msg);
       const seen = cache.begin(key, Date.now());
       if (seen === "pending") return events.drop(type, "retransmission of a request in progress");
@@ -142,6 +162,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
         return;
       }
       inFlight++;
+      busy[kind]++;
       void respond(kind, socket, cache, key, msg, rinfo);
     });
     return cache;

@@ -108,7 +108,8 @@ export function createRadiusRepository() {
       db
         .insertInto("daily_usage")
         .values({ guest_id: p.guestId, location_id: p.locationId, day: p.day, octets: p.octets })
-        .onConflict((oc) => oc.columns(["guest_id", "location_id", "day"]).doUpdateSet({ octets: increment("daily_usage.octets", p.octets) })),
+        .onConflict((oc) => oc.columns(["guest_id", "location_id", "day"]).doUpdateSet({ octets: increment("daily_usage.octets", p.octets) }))
+        .returning("octets"),
     ),
     findSession: new PreparedQuery(["deviceId", "acctSessionId"], (db, p) =>
       db.selectFrom("radius_sessions").selectAll().where("device_id", "=", p.deviceId).where("acct_session_id", "=", p.acctSessionId),
@@ -117,7 +118,8 @@ export function createRadiusRepository() {
       db
         .insertInto("radius_sessions")
         .values(p)
-        .onConflict((oc) => oc.columns(["device_id", "acct_session_id"]).doNothing()),
+        .onConflict((oc) => oc.columns(["device_id", "acct_session_id"]).doNothing())
+        .returningAll(),
     ),
     ...advanceQueries(),
     addGuestTotals: new PreparedQuery(["guestId", "sessionTime", "input", "output", "now"], (db, p) =>
@@ -204,17 +206,22 @@ export function createRadiusRepository() {
       return row ? Number(row.octets) : 0;
     },
 
-    async addUsage(db: DB, guestId: number, locationId: number, day: string, octets: number): Promise<void> {
-      await q.addUsage.run(db, { guestId, locationId, day, octets });
+    /** Adds to the guest's usage of the day at the location; returns the day's new total (what a cap is judged on). */
+    async addUsage(db: DB, guestId: number, locationId: number, day: string, octets: number): Promise<number> {
+      const row = await q.addUsage.writeReturning<{ octets: number }>(db, { guestId, locationId, day, octets });
+      return Number(row?.octets ?? 0);
     },
 
     async findSession(db: DB, deviceId: number, acctSessionId: string): Promise<SessionRow | undefined> {
       return q.findSession.first<SessionRow>(db, { deviceId, acctSessionId });
     },
 
-    /** Creates the session with zero counters unless it exists (a concurrent packet may have created it). */
-    async insertSession(db: DB, values: NewSession): Promise<void> {
-      await q.insertSession.run(db, values);
+    /**
+     * Creates the session with zero counters unless it exists (a concurrent packet may have created
+     * it): the new row, or undefined when it already existed.
+     */
+    async insertSession(db: DB, values: NewSession): Promise<SessionRow | undefined> {
+      return q.insertSession.writeReturning<SessionRow>(db, values);
     },
 
     /**

@@ -1,0 +1,241 @@
+/**
+ * Target of the capacity benchmark, in its own process: seeds a venue day's database, then runs the
+ * whole service as `guestwifi serve` does (HTTP, portal, RADIUS, the webhook worker), so that every
+ * path shares one process and one database as in a deployment.
+ *
+ * `tsx bench/support/capacity-target.ts <databaseUrl> <pgSchema|""> <json options>`, options:
+ * { mode: "stadium" | "spread", guests, aps, locations, webhookUrl }. Seeded: one account (with a
+ * console password), `locations` locations sharing `aps` CoovaChilli access points, a custom-form
+ * campaign, `guests` returning guests (a MAC each, logged in today) each with an open RADIUS session
+ * on one access point, and a webhook on session and login events. Prints one line of JSON when ready;
+ * stops on SIGTERM (dropping the PostgreSQL schema).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { type AddressInfo, createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { sql } from "kysely";
+import pino from "pino";
+import { loadConfig } from "../../src/config.js";
+import type { DB } from "../../src/db/database.js";
+import { migrateToLatest } from "../../src/db/migrator.js";
+import { nowDatetime } from "../../src/db/time.js";
+import { createAccount } from "../../src/modules/accounts/accounts.service.js";
+import { createRepositories } from "../../src/modules/context.js";
+import { startService } from "../../src/server.js";
+import { dropTargetDatabase, openTargetDatabase, ready } from "./target-process.js";
+
+export const CAPACITY_SECRET = "capacity-secret-7c1e";
+const UAM_SECRET = "capacity-uam-secret";
+const PASSWORD = "capacity owner password";
+const PORTAL_CLIENTS = 64;
+const CHUNK = 500;
+
+export interface CapacityOptions {
+  mode: "stadium" | "spread";
+  guests: number;
+  aps: number;
+  locations: number;
+  webhookUrl: string;
+  /** Where the service logs (warnings and errors), for the benchmark to sum up. */
+  logFile: string;
+}
+
+export interface CapacityTargetInfo {
+  port: number;
+  authPort: number;
+  acctPort: number;
+  identifier: string;
+  cookie: string;
+  /** The location of the login burst (the stadium's, or the first). */
+  slug: string;
+  locationIds: number[];
+  /** Access point MACs (AA-BB-..), guest i's sessions are on aps[i % aps.length]. */
+  aps: string[];
+  clients: { cookie: string; state: string }[];
+  seedSeconds: number;
+}
+
+/** Guest i's client MAC, in the dashed form gateways send. */
+export const guestMac = (i: number) =>
+  `02-CA-${((i >> 24) & 255).toString(16).padStart(2, "0")}-${((i >> 16) & 255).toString(16).padStart(2, "0")}-${((i >> 8) & 255).toString(16).padStart(2, "0")}-${(i & 255).toString(16).padStart(2, "0")}`.toUpperCase();
+export const apMac = (i: number) => `02-AB-00-00-${((i >> 8) & 255).toString(16).padStart(2, "0")}-${(i & 255).toString(16).padStart(2, "0")}`.toUpperCase();
+const colon = (mac: string) => mac.replace(/-/g, ":");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function inChunks(n: number, insert: (from: number, to: number) => Promise<unknown>): Promise<void> {
+  for (let from = 0; from < n; from += CHUNK) await insert(from, Math.min(n, from + CHUNK));
+}
+
+/** Bulk rows (recordLogin per guest would take an hour at 200,000): guests, their MACs, open sessions. */
+async function seedGuests(db: DB, accountId: number, opts: CapacityOptions, apIds: number[], apLocation: number[]): Promise<void> {
+  const now = nowDatetime();
+  await inChunks(opts.guests, (from, to) =>
+    db
+      .insertInto("guests")
+      .values(
+        Array.from({ length: to - from }, (_, k) => ({
+          account_id: accountId, social_network: "Muser", network_user_id: `cap${from + k}@bench.example`, email: `cap${from + k}@bench.example`,
+          radius_session_first_datetime: null, radius_session_last_datetime: null, created_at: now, updated_at: now,
+        })),
+      )
+      .execute(),
+  );
+  const first = await db.selectFrom("guests").select((eb) => eb.fn.min<number>("id").as("id")).where("account_id", "=", accountId).executeTakeFirstOrThrow();
+  const firstId = Number(first.id);
+  await inChunks(opts.guests, (from, to) =>
+    db
+      .insertInto("guest_macs")
+      .values(Array.from({ length: to - from }, (_, k) => ({ account_id: accountId, client_mac: colon(guestMac(from + k)), guest_id: firstId + from + k, last_login_at: now })))
+      .execute(),
+  );
+  await inChunks(opts.guests, (from, to) =>
+    db
+      .insertInto("radius_sessions")
+      .values(
+        Array.from({ length: to - from }, (_, k) => {
+          const i = from + k;
+          const ap = i % apIds.length;
+          return {
+            device_id: apIds[ap], guest_id: firstId + i, location_id: apLocation[ap], acct_session_id: `cap-${i}`, username: guestMac(i),
+            client_mac: colon(guestMac(i)), started_at: now, updated_at: now, stopped_at: null, session_time: 0, input_octets: 0, output_octets: 0,
+            framed_ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, nas_ip: "127.0.0.1",
+          };
+        }),
+      )
+      .execute(),
+  );
+}
+
+function coovaPage(base: string, ap: string, client: string): string {
+  const url =
+    `${base}?res=notyet&uamip=10.1.0.1&uamport=3990&challenge=${randomBytes(16).toString("hex")}` +
+    `&called=${ap}&mac=${client}&ip=10.1.0.9&userurl=${encodeURIComponent("http://example.org/")}`;
+  return `${url}&md=${createHash("md5").update(url).update(UAM_SECRET).digest("hex").toUpperCase()}`;
+}
+
+async function main(databaseUrl: string, schema: string | undefined, opts: CapacityOptions): Promise<void> {
+  const started = Date.now();
+  const seedDb = await openTargetDatabase(databaseUrl, schema);
+  await migrateToLatest(seedDb);
+  const email = `capacity-${Date.now()}@example.com`;
+  const { accountId, identifier } = await createAccount({ db: seedDb, repos: createRepositories() }, email, PASSWORD);
+  const now = nowDatetime();
+  const locationIds: number[] = [];
+  for (let l = 0; l < opts.locations; l++) {
+    const row = await seedDb
+      .insertInto("locations")
+      .values({
+        account_id: accountId, name: `Venue ${l}`, address1: `${l} Main Street`, town: "Springfield", state: "IL", zipcode: "62701", country: "US",
+        phone_number: "(217)555-0100", timezone: "Europe/Berlin", portal_slug: `cap-${l}-${randomBytes(3).toString("hex")}`, date_created: now, last_modified: now, deleted: 0,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    locationIds.push(row.id);
+    await seedDb
+      .insertInto("location_options")
+      .values({
+        location_id: row.id, session_time_limit: 14_400, max_bandwidth_up: 250_000, max_bandwidth_down: 1_250_000, daily_bandwidth_cap: 2_000_000_000,
+        content_filter: 0, dns_server_1: "", dns_server_2: "", whitelist: "", blacklist: "", updated_at: now,
+      })
+      .execute();
+  }
+  const apLocation = Array.from({ length: opts.aps }, (_, a) => locationIds[a % locationIds.length]);
+  await inChunks(opts.aps, (from, to) =>
+    seedDb
+      .insertInto("devices")
+      .values(
+        Array.from({ length: to - from }, (_, k) => ({
+          account_id: accountId, location_id: apLocation[from + k], model_id: "coovachilli", name: `AP ${from + k}`, mac_address: colon(apMac(from + k)),
+          radius_secret: CAPACITY_SECRET, last_upgraded: null, last_heard_at: null, create_date: now, update_date: now,
+        })),
+      )
+      .execute(),
+  );
+  const devices = await seedDb.selectFrom("devices").select(["id", "mac_address"]).where("account_id", "=", accountId).orderBy("id").execute();
+  const apIds = devices.map((d) => d.id);
+  await seedGuests(seedDb, accountId, opts, apIds, apLocation);
+  const slug = (await seedDb.selectFrom("locations").select("portal_slug").where("id", "=", locationIds[0]).executeTakeFirstOrThrow()).portal_slug;
+  // Fresh statistics after bulk inserts, as autovacuum would gather them on a live database.
+  if (schema) await sql`analyze`.execute(seedDb);
+  await seedDb.destroy();
+
+  const port = await freePort();
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: "warn",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: databaseUrl,
+    RADIUS_ENABLED: "true",
+    RADIUS_HOST: "127.0.0.1",
+    RADIUS_AUTH_PORT: "0",
+    RADIUS_ACCT_PORT: "0",
+    PORTAL_SECRET: "capacity-portal-secret-0123456789",
+    COOVA_UAM_SECRET: UAM_SECRET,
+    // Each bench client logs in far more often than a guest would; the limiter is not what is measured.
+    PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000000",
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    WEBHOOK_POLL_MS: "200",
+  });
+  // PostgreSQL: the service's connections find the bench schema through PGOPTIONS (set by the bench).
+  const service = await startService(config, { logger: { level: "warn", stream: pino.destination({ dest: opts.logFile, sync: false }) } });
+  const api = async (url: string, payload: Record<string, unknown>) => {
+    const res = await service.app.inject({ method: "POST", url: `/api/${url}`, payload: { identifier, ...payload } });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.body}`);
+    return res.json();
+  };
+  const campaign = await api("create-or-update-campaign", { template_campaign_id: 1, name: "Capacity", title_text: "Welcome", login_options: { custom: 1 }, redirect_url: "" });
+  for (const id of locationIds) await api("location-assign-campaign", { location_id: id, campaign_id: campaign.campaign_id });
+  await api("create-or-update-webhook", { url: opts.webhookUrl, events: "guest.login,session.start,session.stop" });
+  const signIn = await service.app.inject({ method: "POST", url: "/console/api/sign-in", payload: { email, password: PASSWORD } });
+  if (signIn.statusCode !== 200) throw new Error(`sign-in: ${signIn.body}`);
+  const cookie = String(signIn.headers["set-cookie"]).split(";")[0];
+
+  const base = `http://127.0.0.1:${port}/portal/l/${slug}`;
+  const clients: CapacityTargetInfo["clients"] = [];
+  for (let i = 0; i < PORTAL_CLIENTS; i++) {
+    const page = await fetch(coovaPage(base, apMac(0), `02-C1-00-00-00-${i.toString(16).padStart(2, "0")}`.toUpperCase()));
+    const html = await page.text();
+    const state = /name="state" value="([^"]+)"/.exec(html)?.[1];
+    const pageCookie = (page.headers.get("set-cookie") ?? "").split(";")[0];
+    if (page.status !== 200 || !state || !pageCookie) throw new Error(`login page answered ${page.status}`);
+    clients.push({ cookie: pageCookie, state });
+  }
+  const info: CapacityTargetInfo = {
+    port,
+    authPort: service.radius!.authPort,
+    acctPort: service.radius!.acctPort,
+    identifier,
+    cookie,
+    slug,
+    locationIds,
+    aps: devices.map((d) => d.mac_address.replace(/:/g, "-").toUpperCase()),
+    clients,
+    seedSeconds: (Date.now() - started) / 1000,
+  };
+  ready(info);
+  process.once("SIGTERM", () => {
+    void (async () => {
+      await service.stop();
+      if (schema) await dropTargetDatabase(await openTargetDatabase(databaseUrl, undefined), schema).catch(() => undefined);
+      process.exit(0);
+    })();
+  });
+}
+
+// The benchmark imports this file for its names; only the target process runs it.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [databaseUrl, schema, json] = process.argv.slice(2);
+  await main(databaseUrl, schema || undefined, JSON.parse(json) as CapacityOptions);
+}
