@@ -15,6 +15,7 @@ const LAYERS: { name: string; has: (file: string) => boolean }[] = [
   { name: "core", has: (f) => /^src\/(errors|config|database-timeouts|domain-errors|logger|mac-address|md5|metrics|portal-urls|random-text)\.ts$/.test(f) },
   { name: "db", has: (f) => f.startsWith("src/db/") },
   { name: "http", has: (f) => f.startsWith("src/http/") },
+  { name: "policy", has: (f) => /^src\/gateways\/grant-[a-z-]+\.ts$/.test(f) },
   { name: "modules", has: (f) => f.startsWith("src/modules/") },
   { name: "radius", has: (f) => f.startsWith("src/radius/") },
   { name: "portal", has: (f) => f.startsWith("src/portal/") },

@@ -8,13 +8,12 @@
 import type { FastifyBaseLogger } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Config } from "../config.js";
+import type { Grant } from "../gateways/grant-policy.js";
 import { secretBoxKey } from "../db/secret-box.js";
 import type { Ctx } from "../modules/context.js";
 import type { ControllerType } from "../modules/controllers/controllers.schemas.js";
 import { type ControllerAccess, controllerOfLocation } from "../modules/controllers/controllers.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
-import { loadOptions } from "../modules/locations/locations.service.js";
-import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
 import { ControllerError } from "./gateways/controller-http.js";
 import type { OmadaState, RuckusNbiState, UnifiState } from "./gateways/gateway-types.js";
 import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "./gateways/ruckus-nbi.js";
@@ -22,10 +21,7 @@ import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/o
 import { type UnifiSession, newUnifiSession, unifiAuthorizeGuest } from "./gateways/unifi.js";
 import { portalErrors } from "./portal-errors.js";
 
-/** How long a guest is let in when the location sets no session time limit: one day. */
-export const CONTROLLER_DEFAULT_GRANT_SECONDS = 86_400;
-
-/** bytes/s (location options) -> kbit/s (UniFi), rounded up; 0 stays 0 (no limit). */
+/** bytes/s (the grant's rates) -> kbit/s (UniFi), rounded up; 0 stays 0 (no limit). */
 export function kbpsOf(bytesPerSecond: number): number {
   return bytesPerSecond > 0 ? Math.ceil((bytesPerSecond * 8) / 1000) : 0;
 }
@@ -33,24 +29,6 @@ export function kbpsOf(bytesPerSecond: number): number {
 /** bytes -> MB (UniFi's data quota, 2^20 bytes), rounded up; 0 stays 0 (no quota). */
 export function megabytesOf(bytes: number): number {
   return bytes > 0 ? Math.ceil(bytes / 1_048_576) : 0;
-}
-
-/**
- * What a grant allows: the location's options, or a voucher's own where it sets them (its time
- * left always; its rates and data left when it has them).
- */
-export function grantLimits(
-  options: { session_time_limit: number; max_bandwidth_up: number; max_bandwidth_down: number; daily_bandwidth_cap: number },
-  voucher?: VoucherLimits,
-): { seconds: number; up: number; down: number; bytes: number } {
-  const seconds = options.session_time_limit > 0 ? options.session_time_limit : CONTROLLER_DEFAULT_GRANT_SECONDS;
-  if (!voucher) return { seconds, up: options.max_bandwidth_up, down: options.max_bandwidth_down, bytes: options.daily_bandwidth_cap };
-  return {
-    seconds: voucher.secondsLeft,
-    up: voucher.bandwidthUp > 0 ? voucher.bandwidthUp : options.max_bandwidth_up,
-    down: voucher.bandwidthDown > 0 ? voucher.bandwidthDown : options.max_bandwidth_down,
-    bytes: voucher.bytesLeft ?? options.daily_bandwidth_cap,
-  };
 }
 
 interface Sessions {
@@ -90,14 +68,13 @@ export class ControllerGrants {
   }
 
   /**
-   * Lets `clientMac` in at `location` through its controller and answers for how many seconds;
-   * throws the portal's retry page when that fails.
+   * Lets `clientMac` in at `location` through its controller with what the grant policy gave the
+   * guest, and answers for how many seconds; throws the portal's retry page when that fails.
    */
-  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState, voucher?: VoucherLimits): Promise<number> {
-    const [access, options] = await Promise.all([this.controllerOf(ctx, location, gw.kind), loadOptions(ctx, location.id)]);
+  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState, limits: Grant): Promise<number> {
+    const access = await this.controllerOf(ctx, location, gw.kind);
     const where = { location_id: location.id, controller_id: access.id, family: gw.kind };
-    const limits = grantLimits(options, voucher);
-    const seconds = limits.seconds;
+    const seconds = limits.grantSeconds;
     const sessions = this.sessionsOf(access.id, access.version);
     const timeoutMs = this.config.controllerTimeoutMs;
     try {
@@ -108,9 +85,9 @@ export class ControllerGrants {
             mac: clientMac,
             apMac: gw.ap,
             minutes: Math.ceil(seconds / 60),
-            up: kbpsOf(limits.up),
-            down: kbpsOf(limits.down),
-            bytes: megabytesOf(limits.bytes),
+            up: kbpsOf(limits.upBytesPerSecond),
+            down: kbpsOf(limits.downBytesPerSecond),
+            bytes: megabytesOf(limits.remainingBytes ?? 0),
           },
         );
       } else {

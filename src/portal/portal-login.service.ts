@@ -18,7 +18,8 @@ import { findLiveLocation, loadOptions } from "../modules/locations/locations.se
 import { recordGrant } from "../modules/sessions/captive-status.service.js";
 import { newCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
-import { type ControllerGrants, grantLimits } from "./controller-grants.js";
+import { type Grant, grantFor, grantSettings } from "../gateways/grant-policy.js";
+import type { ControllerGrants } from "./controller-grants.js";
 import { coovaLogonUrl } from "./gateways/coova.js";
 import { merakiGrantUrl } from "./gateways/meraki.js";
 import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
@@ -26,9 +27,6 @@ import { openNdsHandoff } from "./opennds/opennds.service.js";
 import { type PagePayload, pagePayload } from "./page-payload.js";
 import { portalErrors } from "./portal-errors.js";
 import type { PageState } from "./portal-state.js";
-
-/** Meraki grant length when the location sets no session time limit: one day. */
-export const DEFAULT_GRANT_SECONDS = 86_400;
 
 export interface LoginContext {
   state: PageState;
@@ -126,7 +124,13 @@ export async function completeLogin(
   // Controller families: the guest is let in before the login is recorded, so that a guest who
   // retries after a controller failure is not counted twice.
   const voucher = input.voucher;
-  const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw, voucher) : undefined;
+  // What the guest gets, for the families the portal tells it to (the others ask RADIUS, which asks the same policy).
+  let decided: Promise<Grant> | undefined;
+  const grant = () => {
+    decided ??= loadOptions(app, location.id).then((options) => grantFor({ options, voucher, settings: grantSettings(config) }));
+    return decided;
+  };
+  const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw, await grant()) : undefined;
   // RUCKUS SmartZone / RUCKUS One: the controller is called after the login is stored (it asks RADIUS
   // with the credential stored with it); a location without one is refused before anything is stored.
   const ruckus = gw?.kind === "ruckus-nbi" ? await app.controllers.ruckusController(app, location) : undefined;
@@ -164,8 +168,7 @@ export async function completeLogin(
     return redirectUrl ? { kind: "landing", url: redirectUrl } : { kind: "connected", continueUrl: "" };
   }
   if (gw?.kind === "meraki") {
-    const options = await loadOptions(app, location.id);
-    const duration = voucher ? voucher.secondsLeft : options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_GRANT_SECONDS;
+    const duration = (await grant()).grantSeconds;
     await remember(duration);
     return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
   }
@@ -175,17 +178,14 @@ export async function completeLogin(
     // The guest's address, from the redirect's uip: the RFC 8908 API knows the device is in before
     // the controller's first accounting packet arrives.
     const ip = await app.controllers.ruckusDecrypt(app, location, gw, "ip", ruckus);
-    if (ip) {
-      const options = await loadOptions(app, location.id);
-      await recordGrant(app, { locationId: location.id, clientIp: ip, clientMac: state.mac, seconds: grantLimits(options, voucher).seconds });
-    }
+    if (ip) await recordGrant(app, { locationId: location.id, clientIp: ip, clientMac: state.mac, seconds: (await grant()).grantSeconds });
     return redirectUrl ? { kind: "landing", url: redirectUrl } : { kind: "connected", continueUrl: "" };
   }
   if (isPostLogin(gw) && issued) {
     return { kind: "post", url: gw.login, fields: postLoginFields(gw, issued.credential, redirectUrl), landing: postLoginLanding(gw, redirectUrl) };
   }
   if (gw?.kind === "opennds") {
-    const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });
+    const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, voucher, redir: redirectUrl || gw.originurl });
     // No RADIUS session tells the RFC 8908 API this guest is online: the grant does.
     await remember(out.seconds);
     return "url" in out ? { kind: "redirect", url: out.url } : { kind: "connected", continueUrl: redirectUrl || gw.originurl };
