@@ -18,7 +18,8 @@ const LAYERS: { name: string; has: (file: string) => boolean }[] = [
   { name: "policy", has: (f) => /^src\/gateways\/grant-[a-z-]+\.ts$/.test(f) },
   { name: "modules", has: (f) => f.startsWith("src/modules/") },
   { name: "radius", has: (f) => f.startsWith("src/radius/") },
-  { name: "portal", has: (f) => f.startsWith("src/portal/") },
+  // The gateway families (src/gateways/<family>/ and their registry) are the portal's own: they hand guests over.
+  { name: "portal", has: (f) => f.startsWith("src/portal/") || f.startsWith("src/gateways/") },
   { name: "app", has: (f) => /^src\/(app|app-deps|server)\.ts$/.test(f) || f.startsWith("src/cli/") || f.startsWith("src/console/") },
 ];
 

@@ -8,17 +8,16 @@
 import type { FastifyBaseLogger } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Config } from "../config.js";
-import type { Grant } from "../gateways/grant-policy.js";
 import { secretBoxKey } from "../db/secret-box.js";
 import type { Ctx } from "../modules/context.js";
 import type { ControllerType } from "../modules/controllers/controllers.schemas.js";
 import { type ControllerAccess, controllerOfLocation } from "../modules/controllers/controllers.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
-import { ControllerError } from "./gateways/controller-http.js";
-import type { OmadaState, RuckusNbiState, UnifiState } from "./gateways/gateway-types.js";
-import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "./gateways/ruckus-nbi.js";
-import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/omada.js";
-import { type UnifiSession, newUnifiSession, unifiAuthorizeGuest } from "./gateways/unifi.js";
+import { ControllerError } from "../gateways/controller-http.js";
+import type { RuckusNbiState } from "../gateways/gateway-types.js";
+import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "../gateways/ruckus/ruckus-nbi.js";
+import { type OmadaSession, newOmadaSession } from "../gateways/omada/omada.js";
+import { type UnifiSession, newUnifiSession } from "../gateways/unifi/unifi.js";
 import { portalErrors } from "./portal-errors.js";
 
 /** bytes/s (the grant's rates) -> kbit/s (UniFi), rounded up; 0 stays 0 (no limit). */
@@ -29,6 +28,14 @@ export function kbpsOf(bytesPerSecond: number): number {
 /** bytes -> MB (UniFi's data quota, 2^20 bytes), rounded up; 0 stays 0 (no quota). */
 export function megabytesOf(bytes: number): number {
   return bytes > 0 ? Math.ceil(bytes / 1_048_576) : 0;
+}
+
+/** What a family's controller call gets: the location's controller, the bound on each request, and the controller's kept sessions. */
+export interface ControllerCall {
+  access: ControllerAccess;
+  timeoutMs: number;
+  unifi: UnifiSession;
+  omada: OmadaSession;
 }
 
 interface Sessions {
@@ -68,31 +75,16 @@ export class ControllerGrants {
   }
 
   /**
-   * Lets `clientMac` in at `location` through its controller with what the grant policy gave the
-   * guest, and answers for how many seconds; throws the portal's retry page when that fails.
+   * Lets a guest in at `location` through its controller of `family`, with the family's own call
+   * (src/gateways/unifi/, src/gateways/omada/), and answers `seconds`; throws the portal's retry
+   * page when that fails, and logs the controller's answer.
    */
-  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState, limits: Grant): Promise<number> {
-    const access = await this.controllerOf(ctx, location, gw.kind);
-    const where = { location_id: location.id, controller_id: access.id, family: gw.kind };
-    const seconds = limits.grantSeconds;
+  async letIn(ctx: Ctx, location: LocationRow, family: "unifi" | "omada", seconds: number, call: (c: ControllerCall) => Promise<void>): Promise<number> {
+    const access = await this.controllerOf(ctx, location, family);
+    const where = { location_id: location.id, controller_id: access.id, family };
     const sessions = this.sessionsOf(access.id, access.version);
-    const timeoutMs = this.config.controllerTimeoutMs;
     try {
-      if (gw.kind === "unifi") {
-        await unifiAuthorizeGuest(
-          { access, session: sessions.unifi, timeoutMs },
-          {
-            mac: clientMac,
-            apMac: gw.ap,
-            minutes: Math.ceil(seconds / 60),
-            up: kbpsOf(limits.upBytesPerSecond),
-            down: kbpsOf(limits.downBytesPerSecond),
-            bytes: megabytesOf(limits.remainingBytes ?? 0),
-          },
-        );
-      } else {
-        await omadaAuthorize({ access, session: sessions.omada, timeoutMs }, gw, clientMac, seconds);
-      }
+      await call({ access, timeoutMs: this.config.controllerTimeoutMs, unifi: sessions.unifi, omada: sessions.omada });
     } catch (err) {
       if (!(err instanceof ControllerError)) throw err;
       this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, "portal: the controller did not let the guest in");

@@ -18,8 +18,8 @@ import { localDay } from "../../modules/guests/local-day.js";
 import type { LocationRow } from "../../modules/locations/locations.repository.js";
 import { findLiveLocationBySlug, loadOptions } from "../../modules/locations/locations.service.js";
 import type { RadiusCtx } from "../../radius/radius.repository.js";
-import { param } from "../gateways/gateway-params.js";
-import type { GatewayArrival, OpenNdsState } from "../gateways/gateway-types.js";
+import { param } from "../../gateways/gateway-params.js";
+import type { GatewayArrival, OpenNdsState } from "../../gateways/gateway-types.js";
 import {
   type OpenNdsLimits,
   decryptFas,
@@ -29,7 +29,7 @@ import {
   openNdsToken,
   parseOpenNdsLevel1,
   parseOpenNdsRecord,
-} from "../gateways/opennds.js";
+} from "../../gateways/opennds/opennds.js";
 import { portalErrors } from "../portal-errors.js";
 import { deleteGrants, insertGrant, pendingGrants } from "./opennds-grants.repository.js";
 
