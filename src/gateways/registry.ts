@@ -4,7 +4,17 @@
  * the order in which a page's query is tried against them. Adding a family: its folder
  * (src/gateways/<family>/) and a line here (docs/architecture.md).
  */
-import type { HandoffId } from "../modules/devices/device-families.js";
+import type { FamilyId, HandoffId } from "../modules/devices/device-families.js";
+import { arubaConfig } from "./aruba/aruba.config.js";
+import { cambiumConfig } from "./cambium/cambium.config.js";
+import { coovaConfig } from "./coova/coova.config.js";
+import type { DeviceConfigWriter } from "./device-config.js";
+import { merakiConfig } from "./meraki/meraki.config.js";
+import { mikrotikConfig } from "./mikrotik/mikrotik.config.js";
+import { omadaConfig } from "./omada/omada.config.js";
+import { openNdsConfig } from "./opennds/opennds.config.js";
+import { ruckusConfig } from "./ruckus/ruckus.config.js";
+import { unifiConfig } from "./unifi/unifi.config.js";
 import { arubaHandoff } from "./aruba/aruba.family.js";
 import { cambiumHandoff } from "./cambium/cambium.family.js";
 import { coovaHandoff } from "./coova/coova.family.js";
@@ -54,3 +64,21 @@ export function parseGateway(input: GatewayParseInput): GatewayParse {
   }
   return { kind: "none" };
 }
+
+/**
+ * Each family's configuration (GET /api/get-device-config, the gateway's scheduled fetch): a file
+ * the gateway applies (MikroTik, openNDS on OpenWrt, CoovaChilli), or the values and steps for the
+ * vendor's screens. A family missing here does not compile.
+ */
+export const FAMILY_CONFIGS: { readonly [F in FamilyId]: DeviceConfigWriter } = {
+  coova: coovaConfig,
+  // OpenWrt routers are configured for openNDS (FAS level 3); CoovaChilli on OpenWrt takes the coova file (model coovachilli).
+  openwrt: openNdsConfig,
+  meraki: merakiConfig,
+  unifi: unifiConfig,
+  omada: omadaConfig,
+  mikrotik: mikrotikConfig,
+  aruba: arubaConfig,
+  ruckus: ruckusConfig,
+  cambium: cambiumConfig,
+};
