@@ -24,12 +24,6 @@ export const DEFAULT_GRANT_SECONDS = 86_400;
  */
 export const DEFAULT_CONTENT_FILTER_DNS: readonly string[] = Object.freeze(["1.1.1.3", "1.0.0.3"]);
 
-/**
- * The filter role a gateway's own rules apply to filtered guests, where the vendor has one (Filter-Id,
- * Aruba-User-Role, Mikrotik-Address-List): the generated configurations define it.
- */
-export const CONTENT_FILTER_ROLE = "guest-filtered";
-
 /** A location's options as stored (location_options), the parts the policy reads. */
 export interface GrantOptions {
   session_time_limit: number;
@@ -93,7 +87,7 @@ export interface Grant {
   interimInterval: number;
   /** The guests' DNS servers (the filtering resolvers when the filter is on); empty: the gateway's own. */
   dns: string[];
-  /** Content filtering on: `dns` are filtering resolvers, and gateways with a role put the guest in CONTENT_FILTER_ROLE. */
+  /** Content filtering on: `dns` are the filtering resolvers. */
   filter: boolean;
   /** Hosts reachable before login: the portal's host, the login methods' hosts, the location's whitelist. */
   walledGarden: string[];

@@ -1,5 +1,4 @@
 /** HPE Aruba Networking (Instant / ArubaOS): the captive portal profile, RADIUS server, walled garden and a filter role. */
-import { CONTENT_FILTER_ROLE } from "../grant-policy.js";
 import type { DeviceConfigWriter } from "../device-config.js";
 import { guideFile, listOrNone, radiusLines } from "../guide-config.js";
 
@@ -16,9 +15,8 @@ export const arubaConfig: DeviceConfigWriter = (input) => {
       { title: "Configuration > Security > Authentication Servers > New (RADIUS)", lines: radiusLines(input) },
       { title: "Configuration > Security > Walled Garden > Whitelist", lines: [`Domains: ${listOrNone(g.walledGarden)}`] },
       { title: "Configuration > Security > Walled Garden > Blacklist", lines: [`Domains: ${listOrNone(g.blocked)}`] },
-      ...(g.filter ? [{ title: `Roles > ${CONTENT_FILTER_ROLE} (content filter)`, lines: [`A role whose DNS goes to ${g.dns.join(", ")}`] }] : []),
     ],
     ["Enter the values above in the Instant WebUI (or the ArubaOS controller's equivalent profiles).", "Add the AP's MAC to the portal URL as apmac when a controller (not Instant) sends guests."],
-    g.dns.length > 0 && !g.filter ? [`dns_server_1/2: set in the guest VLAN's DHCP scope (${g.dns.join(", ")})`] : [],
+    g.dns.length > 0 ? [`${g.filter ? "content_filter" : "dns_server_1/2"}: set the guest VLAN's DHCP scope's DNS servers to ${g.dns.join(", ")}`] : [],
   );
 };

@@ -42,7 +42,7 @@ export const coovaConfig: DeviceConfigWriter = (input) => {
     content_type: "text/plain; charset=utf-8",
     content: lines.join("\n"),
     steps: [
-      "Copy the file to /etc/chilli/config; when the service sets COOVA_UAM_SECRET, put HS_UAMSECRET='<that secret>' in /etc/chilli/config.local (the file sources it). Then restart chilli.",
+      "Copy the file to /etc/chilli/config (it sets HS_UAMSERVER and HS_UAMFORMAT to the portal, HS_RADIUS, HS_RADSECRET, HS_NASID, the walled garden and DNS); when the service sets COOVA_UAM_SECRET, put HS_UAMSECRET='<that secret>' in /etc/chilli/config.local (the file sources it). Then restart chilli.",
       `Keep it current with cron: */${input.pollMinutes} * * * * wget -q -O /etc/chilli/config '${input.fetchUrl}' && /etc/init.d/chilli restart`,
     ],
     not_carried: notCarried,
