@@ -43,8 +43,8 @@ export function createDeviceConfigs(): DeviceConfigs {
       const family = familyOfModel(device.model_id);
       const base = gatewayConfigBase(config.publicUrl, device);
       const written = FAMILY_CONFIGS[family]({
-        device: { id: device.id, name: device.name, mac: device.mac_address, secret: device.radius_secret, modelId: device.model_id },
-        location: { id: location.id, name: location.name, portalUrl: locationPortalUrl(config.publicUrl, location.portal_slug) },
+        device: { id: device.id, name: oneLine(device.name), mac: device.mac_address, secret: device.radius_secret, modelId: device.model_id },
+        location: { id: location.id, name: oneLine(location.name), portalUrl: locationPortalUrl(config.publicUrl, location.portal_slug) },
         grant,
         publicUrl: config.publicUrl,
         radius: {
@@ -62,6 +62,12 @@ export function createDeviceConfigs(): DeviceConfigs {
       return { family, ...written, warnings: warning ? [warning] : [] };
     },
   };
+}
+
+/** Names go into comments and values of scripts: never a line break (the API refuses control characters; rows written otherwise are made safe here). */
+function oneLine(s: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
+  return s.replace(/[\u0000-\u001f\u007f]/g, " ");
 }
 
 /** What a fetch answered, as the device's sync_response keeps it. */

@@ -213,3 +213,14 @@ describe("loopback PUBLIC_URL", () => {
     for (const u of ["https://wifi.example.com", "http://192.168.1.10:3000", "http://10.0.0.1"]) assert.equal(isLoopbackUrl(u), false, u);
   });
 });
+
+describe("configuration values", () => {
+  it("quotes RouterOS and uci values so that a secret or a name cannot end them", async () => {
+    const { rosString } = await import("../../src/gateways/mikrotik/mikrotik.config.js");
+    const { uciValue } = await import("../../src/gateways/opennds/opennds.config.js");
+    assert.equal(rosString('a"b$c\\d'), '"a\\"b\\$c\\\\d"');
+    assert.equal(rosString("a\nb"), '"a b"');
+    assert.equal(uciValue("it's"), "'it'\\''s'");
+    assert.equal(uciValue("a\nb"), "'a b'");
+  });
+});
