@@ -12,6 +12,7 @@ import { type Ctx, createRepositories } from "./modules/context.js";
 import { type SmsCodeRepository, createSmsCodeRepository } from "./portal/sms/sms-codes.repository.js";
 import { type RadiusCtx, type RadiusRepository, createRadiusRepository } from "./radius/radius.repository.js";
 import { createSessionControl } from "./radius/session-control.js";
+import { createDeviceConfigs } from "./gateways/device-configs.js";
 
 export interface AppDeps extends Ctx, RadiusCtx {
   readonly radius: RadiusRepository;
@@ -31,5 +32,6 @@ export function createAppDeps(db: DB): AppDeps {
     smsCodes: createSmsCodeRepository(),
     metrics,
     sessionControl: createSessionControl({ db }),
+    deviceConfigs: createDeviceConfigs(),
   };
 }

@@ -109,6 +109,16 @@ export interface Config {
   port: number;
   /** Public base URL of this service: portal links and campaign_filename are built from it. */
   publicUrl: string;
+  /**
+   * RADIUS_PUBLIC_HOST: the name or address gateways send RADIUS to (shown in the console and written
+   * into generated gateway configurations); undefined: the host of PUBLIC_URL.
+   */
+  radiusPublicHost: string | undefined;
+  /**
+   * CONTENT_FILTER_DNS: the filtering resolvers guests of a location with content_filter on get
+   * (comma-separated IP addresses); undefined: the grant policy's default pair (src/gateways/grant-policy.ts).
+   */
+  contentFilterDns: string[] | undefined;
   databaseUrl: string;
   /** Bounds on every wait for the database (a stopped or silent database gives 503s, not hung requests). */
   databaseTimeouts: DatabaseTimeouts;
@@ -300,6 +310,28 @@ function mailConfig(env: Env): MailConfig | undefined {
   };
 }
 
+/** A comma-separated list of IP addresses, or undefined when unset. */
+function ipList(env: Env, name: string): string[] | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  const ips = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (ips.length === 0 || ips.length > 4 || !ips.every((ip) => isIP(ip) !== 0)) {
+    throw new ConfigError(`${name} must be one to four IP addresses separated by commas, e.g. 1.1.1.3,1.0.0.3`);
+  }
+  return ips;
+}
+
+/** A host name or IP address a gateway can be told to reach, or undefined when unset. */
+function hostName(env: Env, name: string): string | undefined {
+  const raw = optional(env, name)?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  const bare = raw.replace(/^\[|\]$/g, "");
+  if (isIP(bare) === 0 && !/^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/.test(bare)) {
+    throw new ConfigError(`${name} must be a host name or an IP address, got "${raw}"`);
+  }
+  return bare;
+}
+
 /** A 32-byte key written as 64 hex digits or as base64 (url-safe or not). */
 function key32(env: Env, name: string): Buffer | undefined {
   const raw = optional(env, name)?.trim();
@@ -414,6 +446,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: str(env, "HOST", "0.0.0.0"),
     port,
     publicUrl: url(env, "PUBLIC_URL", `http://localhost:${port}`)!,
+    radiusPublicHost: hostName(env, "RADIUS_PUBLIC_HOST"),
+    contentFilterDns: ipList(env, "CONTENT_FILTER_DNS"),
     databaseUrl,
     databaseTimeouts: {
       acquireMs: int(env, "DB_ACQUIRE_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.acquireMs, 100, 600_000),

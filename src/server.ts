@@ -9,6 +9,7 @@ import { type Config, ListenError } from "./config.js";
 import { type DB, createDatabase, createSiblingDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrator.js";
 import { type LoggerOptions, createLogger } from "./logger.js";
+import { loopbackWarning } from "./gateways/device-config.js";
 import { type RetentionJob, startRetentionJob } from "./modules/guests/retention-job.js";
 import { type MessageSchedule, startMessageSchedule } from "./modules/messages/message-schedule.js";
 import { startMessageWorker } from "./modules/messages/message-worker.js";
@@ -38,6 +39,9 @@ export interface StartOptions {
 
 export async function startService(config: Readonly<Config>, opts: StartOptions = {}): Promise<RunningService> {
   const log = createLogger({ level: config.logLevel, ...opts.logger });
+  // Gateways and guests cannot reach a loopback PUBLIC_URL: say so before anyone copies it into a gateway.
+  const loopback = loopbackWarning(config.publicUrl);
+  if (loopback) log.warn({ public_url: config.publicUrl }, loopback);
   const db = createDatabase(config.databaseUrl, { timeouts: config.databaseTimeouts, log, poolSize: config.databasePoolSize });
   try {
     await migrateToLatest(db);

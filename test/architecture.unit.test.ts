@@ -15,9 +15,11 @@ const LAYERS: { name: string; has: (file: string) => boolean }[] = [
   { name: "core", has: (f) => /^src\/(errors|config|database-timeouts|domain-errors|logger|mac-address|md5|metrics|outbound-address|portal-urls|project-root|random-text|durations)\.ts$/.test(f) },
   { name: "db", has: (f) => f.startsWith("src/db/") },
   { name: "http", has: (f) => f.startsWith("src/http/") },
+  { name: "policy", has: (f) => /^src\/gateways\/grant-[a-z-]+\.ts$/.test(f) },
   { name: "modules", has: (f) => f.startsWith("src/modules/") },
   { name: "radius", has: (f) => f.startsWith("src/radius/") },
-  { name: "portal", has: (f) => f.startsWith("src/portal/") },
+  // The gateway families (src/gateways/<family>/ and their registry) are the portal's own: they hand guests over.
+  { name: "portal", has: (f) => f.startsWith("src/portal/") || f.startsWith("src/gateways/") },
   { name: "app", has: (f) => /^src\/(app|app-deps|server)\.ts$/.test(f) || f.startsWith("src/cli/") || f.startsWith("src/console/") },
 ];
 

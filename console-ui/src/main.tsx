@@ -114,6 +114,7 @@ function Layout(props: { session: Session; path: string; onSignOut: () => void }
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        {props.session.settings.public_url_warning && <Notice kind="warn">{props.session.settings.public_url_warning}</Notice>}
         <Page session={props.session} path={props.path} />
       </main>
     </div>

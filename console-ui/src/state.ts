@@ -10,7 +10,10 @@ export interface User {
 
 export interface Settings {
   public_url: string;
-  radius: { auth_port: number; acct_port: number };
+  /** Why PUBLIC_URL will not work for gateways (localhost, loopback); "" when it is fine. */
+  public_url_warning: string;
+  /** Where gateways send RADIUS: RADIUS_PUBLIC_HOST, else the host of PUBLIC_URL. */
+  radius: { host: string; auth_port: number; acct_port: number };
   model_families: Record<string, string>;
   providers: Record<"facebook" | "twitter" | "instagram" | "linkedin" | "sms", boolean>;
   controller_types: string[];

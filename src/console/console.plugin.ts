@@ -8,6 +8,7 @@
  * hiding a button is never what stops a read-only user.
  */
 import { cookieOf } from "../http/cookies.js";
+import { loopbackWarning, radiusPublicHost } from "../gateways/device-config.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { AppError } from "../errors.js";
@@ -234,7 +235,9 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
       user: publicUser(user),
       settings: {
         public_url: config.publicUrl,
-        radius: { auth_port: config.radius.authPort, acct_port: config.radius.acctPort },
+        // Said on every page while PUBLIC_URL is one no gateway can reach ("" when it is fine).
+        public_url_warning: loopbackWarning(config.publicUrl) ?? "",
+        radius: { host: radiusPublicHost(config.publicUrl, config.radiusPublicHost), auth_port: config.radius.authPort, acct_port: config.radius.acctPort },
         // The gateway family of each model, for the device page's setup steps.
         model_families: Object.fromEntries(DEVICE_MODELS.map((m) => [m.id, m.family])),
         providers: {

@@ -11,7 +11,9 @@ import { DEVICE_FAMILIES, type RadiusDialect } from "../modules/devices/device-f
 import { findDeviceModel, radiusDialectOf } from "../modules/devices/device-models.js";
 import { findDevicesAtLocation } from "../modules/devices/devices.service.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
+import { grantFor, grantSettings } from "../gateways/grant-policy.js";
 import { type AttributeRow, acceptAttributeRows } from "../radius/reply-attribute-table.js";
+import { acceptOptionsOf } from "../radius/reply-attributes.js";
 
 const DIALECTS: readonly RadiusDialect[] = ["chillispot", "mikrotik", "cambium", "wispr"];
 
@@ -47,14 +49,10 @@ export function locationRadiusRoutes(app: FastifyInstance, deps: AppDeps, requir
       entry.devices++;
       inUse.set(dialect, entry);
     }
-    const accept = {
-      sessionTimeLimit: options.session_time_limit,
-      maxBandwidthUp: options.max_bandwidth_up,
-      maxBandwidthDown: options.max_bandwidth_down,
-      interimInterval: config.radius.interimInterval,
-    };
-    // The cap attribute carries what is left of today's cap: the whole of it at a guest's first login of the day.
-    const remaining = options.daily_bandwidth_cap > 0 ? options.daily_bandwidth_cap : undefined;
+    // The grant policy's answer for a guest's first login of the day: the cap attribute carries the whole cap.
+    const grant = grantFor({ options, settings: grantSettings(config) });
+    const accept = acceptOptionsOf(grant);
+    const remaining = grant.remainingBytes;
     const dialects = (inUse.size > 0 ? DIALECTS.filter((d) => inUse.has(d)) : DIALECTS).map(
       (dialect): DialectAttributes => ({
         dialect,

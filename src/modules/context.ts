@@ -12,7 +12,7 @@ import { type AuditRepository, createAuditRepository } from "./audit/audit.repos
 import { type CampaignRepository, createCampaignRepository } from "./campaigns/campaigns.repository.js";
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
 import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
-import { type DeviceRepository, createDeviceRepository } from "./devices/devices.repository.js";
+import { type DeviceRepository, type DeviceRow, createDeviceRepository } from "./devices/devices.repository.js";
 import { type GuestConsentRepository, createGuestConsentRepository } from "./guests/guest-consent.repository.js";
 import { type GuestRightsRepository, createGuestRightsRepository } from "./guests/guest-rights.repository.js";
 import { type GuestRepository, createGuestRepository } from "./guests/guests.repository.js";
@@ -105,10 +105,35 @@ export interface SessionControl {
   applyLocationOptions(locationId: number, options: LimitOptions, timezone: string, config: Readonly<Config>): Promise<CoaOutcome[]>;
 }
 
+/** A gateway's configuration file (GET /api/get-device-config; src/gateways/device-config.ts writes it). */
+export interface DeviceConfigFile {
+  family: string;
+  filename: string;
+  content_type: string;
+  content: string;
+  /** What the operator still does, in the vendor's own words. */
+  steps: string[];
+  /** The location's options this family cannot carry, and why (docs/gateways.md). */
+  not_carried: string[];
+  /** Things that will not work as generated (PUBLIC_URL on loopback, ...). */
+  warnings: string[];
+}
+
+/**
+ * The gateway families' configurations, made per app by createAppDeps (the implementation is the
+ * portal's: src/gateways/device-configs.ts), so that the devices module can serve them.
+ */
+export interface DeviceConfigs {
+  /** The device's configuration as it should be now; undefined when it is not assigned to a live location. */
+  forDevice(ctx: Ctx, device: DeviceRow, config: Readonly<Config>): Promise<DeviceConfigFile | undefined>;
+}
+
 export interface Ctx {
   /** The app's database, or the transaction the caller runs in. */
   readonly db: DB;
   readonly repos: Repositories;
   /** Live sessions' CoA and Disconnect; absent where no RADIUS side was made (a bare context). */
   readonly sessionControl?: SessionControl;
+  /** Gateway configurations; absent in a bare context. */
+  readonly deviceConfigs?: DeviceConfigs;
 }

@@ -14,17 +14,14 @@ import type { OutboundRule } from "../outbound-address.js";
 import type { ControllerType } from "../modules/controllers/controllers.schemas.js";
 import { type ControllerAccess, controllerOfLocation, controllerRule } from "../modules/controllers/controllers.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
-import { loadOptions } from "../modules/locations/locations.service.js";
-import type { VoucherLimits } from "../modules/vouchers/vouchers.service.js";
-import { ControllerError } from "./gateways/controller-http.js";
-import type { OmadaState, RuckusNbiState, UnifiState } from "./gateways/gateway-types.js";
-import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "./gateways/ruckus-nbi.js";
-import { type OmadaSession, newOmadaSession, omadaAuthorize } from "./gateways/omada.js";
-import { type UnifiSession, newUnifiSession, unifiAuthorizeGuest } from "./gateways/unifi.js";
+import { ControllerError } from "../gateways/controller-http.js";
+import type { RuckusNbiState } from "../gateways/gateway-types.js";
+import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "../gateways/ruckus/ruckus-nbi.js";
+import { type OmadaSession, newOmadaSession } from "../gateways/omada/omada.js";
+import { type UnifiSession, newUnifiSession } from "../gateways/unifi/unifi.js";
 import { portalErrors } from "./portal-errors.js";
-import { DEFAULT_SESSION_SECONDS } from "../durations.js";
 
-/** bytes/s (location options) -> kbit/s (UniFi), rounded up; 0 stays 0 (no limit). */
+/** bytes/s (the grant's rates) -> kbit/s (UniFi), rounded up; 0 stays 0 (no limit). */
 export function kbpsOf(bytesPerSecond: number): number {
   return bytesPerSecond > 0 ? Math.ceil((bytesPerSecond * 8) / 1000) : 0;
 }
@@ -34,22 +31,14 @@ export function megabytesOf(bytes: number): number {
   return bytes > 0 ? Math.ceil(bytes / 1_048_576) : 0;
 }
 
-/**
- * What a grant allows: the location's options, or a voucher's own where it sets them (its time
- * left always; its rates and data left when it has them).
- */
-export function grantLimits(
-  options: { session_time_limit: number; max_bandwidth_up: number; max_bandwidth_down: number; daily_bandwidth_cap: number },
-  voucher?: VoucherLimits,
-): { seconds: number; up: number; down: number; bytes: number } {
-  const seconds = options.session_time_limit > 0 ? options.session_time_limit : DEFAULT_SESSION_SECONDS;
-  if (!voucher) return { seconds, up: options.max_bandwidth_up, down: options.max_bandwidth_down, bytes: options.daily_bandwidth_cap };
-  return {
-    seconds: voucher.secondsLeft,
-    up: voucher.bandwidthUp > 0 ? voucher.bandwidthUp : options.max_bandwidth_up,
-    down: voucher.bandwidthDown > 0 ? voucher.bandwidthDown : options.max_bandwidth_down,
-    bytes: voucher.bytesLeft ?? options.daily_bandwidth_cap,
-  };
+/** What a family's controller call gets: the location's controller, the bound on each request, and the controller's kept sessions. */
+export interface ControllerCall {
+  access: ControllerAccess;
+  timeoutMs: number;
+  /** Where the controller may be reached (the outbound address rule). */
+  rule: OutboundRule;
+  unifi: UnifiSession;
+  omada: OmadaSession;
 }
 
 interface Sessions {
@@ -94,32 +83,16 @@ export class ControllerGrants {
   }
 
   /**
-   * Lets `clientMac` in at `location` through its controller and answers for how many seconds;
-   * throws the portal's retry page when that fails.
+   * Lets a guest in at `location` through its controller of `family`, with the family's own call
+   * (src/gateways/unifi/, src/gateways/omada/), and answers `seconds`; throws the portal's retry
+   * page when that fails, and logs the controller's answer.
    */
-  async grant(ctx: Ctx, location: LocationRow, clientMac: string, gw: UnifiState | OmadaState, voucher?: VoucherLimits): Promise<number> {
-    const [access, options] = await Promise.all([this.controllerOf(ctx, location, gw.kind), loadOptions(ctx, location.id)]);
-    const where = { location_id: location.id, controller_id: access.id, family: gw.kind };
-    const limits = grantLimits(options, voucher);
-    const seconds = limits.seconds;
+  async letIn(ctx: Ctx, location: LocationRow, family: "unifi" | "omada", seconds: number, call: (c: ControllerCall) => Promise<void>): Promise<number> {
+    const access = await this.controllerOf(ctx, location, family);
+    const where = { location_id: location.id, controller_id: access.id, family };
     const sessions = this.sessionsOf(access.id, access.version);
-    const link = this.link;
     try {
-      if (gw.kind === "unifi") {
-        await unifiAuthorizeGuest(
-          { access, session: sessions.unifi, ...link },
-          {
-            mac: clientMac,
-            apMac: gw.ap,
-            minutes: Math.ceil(seconds / 60),
-            up: kbpsOf(limits.up),
-            down: kbpsOf(limits.down),
-            bytes: megabytesOf(limits.bytes),
-          },
-        );
-      } else {
-        await omadaAuthorize({ access, session: sessions.omada, ...link }, gw, clientMac, seconds);
-      }
+      await call({ access, timeoutMs: this.config.controllerTimeoutMs, rule: controllerRule(this.config), unifi: sessions.unifi, omada: sessions.omada });
     } catch (err) {
       if (!(err instanceof ControllerError)) throw err;
       this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, "portal: the controller did not let the guest in");

@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { captiveStatus } from "../modules/sessions/captive-status.service.js";
 import { findLiveLocationBySlug } from "../modules/locations/locations.service.js";
 import { CAPTIVE_API_SUFFIX, PORTAL_LOCATION_PREFIX, locationPortalUrl } from "../portal-urls.js";
-import { isLocalAddress } from "./gateways/gateway.js";
+import { isLocalAddress } from "../gateways/gateway.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { portalErrors } from "./portal-errors.js";
 

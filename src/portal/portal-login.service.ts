@@ -18,11 +18,10 @@ import { findLiveLocation, loadOptions } from "../modules/locations/locations.se
 import { recordGrant } from "../modules/sessions/captive-status.service.js";
 import { credentialWithLogin, newCredential } from "../radius/portal-credentials.js";
 import type { RadiusCtx } from "../radius/radius.repository.js";
-import { type ControllerGrants, grantLimits } from "./controller-grants.js";
-import { coovaLogonUrl } from "./gateways/coova.js";
-import { merakiGrantUrl } from "./gateways/meraki.js";
-import { isPostLogin, postLoginFields, postLoginLanding } from "./gateways/post-login.js";
-import { openNdsHandoff } from "./opennds/opennds.service.js";
+import { type Grant, grantFor, grantSettings } from "../gateways/grant-policy.js";
+import type { ControllerGrants } from "./controller-grants.js";
+import type { HandoffResult } from "../gateways/handoff.js";
+import { handoffOf } from "../gateways/registry.js";
 import { type PagePayload, pagePayload } from "./page-payload.js";
 import type { ConsentChoice } from "./portal-forms.js";
 import { portalErrors } from "./portal-errors.js";
@@ -54,25 +53,8 @@ export async function loadLoginContext(ctx: Ctx, config: Readonly<Config>, state
   return { state, location, campaign, payload };
 }
 
-/** Where the guest goes after the login. */
-export type Handoff =
-  | { kind: "redirect"; url: string }
-  | { kind: "connected"; continueUrl: string }
-  /**
-   * The guest is online; the "You are online" page then takes the browser on to `url` by itself.
-   * Not a redirect of the login post: browsers check every redirect of a form post against the
-   * page's CSP form-action, so a campaign's redirect_url that redirects again (http to https, a bare
-   * domain to www.) would be blocked half-way.
-   */
-  | { kind: "landing"; url: string }
-  /** The browser posts these fields to the gateway's login URL (a page with a self-submitting form). */
-  | {
-      kind: "post";
-      url: string;
-      fields: [string, string][];
-      /** Where the gateway then redirects the guest (browsers check that redirect against the page's form-action). */
-      landing: string;
-    };
+/** Where the guest goes after the login (each family decides: src/gateways/handoff.ts). */
+export type Handoff = HandoffResult;
 
 export interface LoginInput {
   method: LoginMethod;
@@ -123,18 +105,35 @@ export async function completeLogin(
 ): Promise<Handoff> {
   const { state, location, campaign, payload } = ctx;
   const gw = state.gw;
-  // Controller families: the guest is let in before the login is recorded, so that a guest who
-  // retries after a controller failure is not counted twice.
   const voucher = input.voucher;
-  const granted = gw?.kind === "unifi" || gw?.kind === "omada" ? await app.controllers.grant(app, location, state.mac, gw, voucher) : undefined;
-  // RUCKUS SmartZone / RUCKUS One: the controller is called after the login is stored (it asks RADIUS
-  // with the credential stored with it); a location without one is refused before anything is stored.
-  const ruckus = gw?.kind === "ruckus-nbi" ? await app.controllers.ruckusController(app, location) : undefined;
+  const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
+  // What the guest gets, decided once (src/gateways/grant-policy.ts), for the families the portal tells it to.
+  let decided: Promise<Grant> | undefined;
+  const step = gw && {
+    gw,
+    app,
+    config,
+    location,
+    deviceId: state.dev,
+    clientMac: state.mac,
+    redirectUrl,
+    voucher,
+    grant: () => {
+      decided ??= loadOptions(app, location.id).then((options) => grantFor({ options, voucher, settings: grantSettings(config) }));
+      return decided;
+    },
+    remember: async (seconds: number, ip = input.clientIp) => {
+      if (ip) await recordGrant(app, { locationId: location.id, clientIp: ip, clientMac: state.mac, seconds });
+    },
+  };
+  const family = gw ? handoffOf(gw) : undefined;
+  // Before the login is recorded: controllers let the guest in (a guest who retries after a
+  // controller failure is not counted twice); a RUCKUS controller is looked up.
+  const prepared = step && family?.prepare ? await family.prepare(step) : undefined;
   // A gateway that logs the guest on with RADIUS gets a one-time credential, stored with the login.
-  const issued =
-    gw?.kind === "coova" || gw?.kind === "ruckus-nbi" || isPostLogin(gw)
-      ? newCredential({ locationId: location.id, deviceId: state.dev, clientMac: state.mac, ttlSeconds: config.radius.credentialTtlSeconds })
-      : undefined;
+  const issued = family?.credential
+    ? newCredential({ locationId: location.id, deviceId: state.dev, clientMac: state.mac, ttlSeconds: config.radius.credentialTtlSeconds })
+    : undefined;
   // RADIUS finds the voucher's limits through the credential.
   if (issued && voucher) issued.row.voucher_id = voucher.voucherId;
   const { guestId } = await recordLogin(app.db, {
@@ -153,42 +152,6 @@ export async function completeLogin(
     voucherId: voucher?.voucherId ?? null,
   });
   input.onGuest?.(guestId);
-  const redirectUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
-  if (gw?.kind === "coova" && issued) {
-    return { kind: "redirect", url: coovaLogonUrl(gw, issued.credential, config.coovaUamSecret, redirectUrl || gw.userurl) };
-  }
-  const remember = (seconds: number) =>
-    input.clientIp ? recordGrant(app, { locationId: location.id, clientIp: input.clientIp, clientMac: state.mac, seconds }) : undefined;
-  if (granted !== undefined) {
-    await remember(granted);
-    return redirectUrl ? { kind: "landing", url: redirectUrl } : { kind: "connected", continueUrl: "" };
-  }
-  if (gw?.kind === "meraki") {
-    const options = await loadOptions(app, location.id);
-    const duration = grantLimits(options, voucher).seconds;
-    await remember(duration);
-    return { kind: "redirect", url: merakiGrantUrl(gw, redirectUrl || gw.cont, duration) };
-  }
-  if (gw?.kind === "ruckus-nbi" && ruckus && issued) {
-    // The controller asks RADIUS with the credential stored above, then says whether the guest is in.
-    await app.controllers.ruckusLogin(ruckus, location, gw, issued.credential);
-    // The guest's address, from the redirect's uip: the RFC 8908 API knows the device is in before
-    // the controller's first accounting packet arrives.
-    const ip = await app.controllers.ruckusDecrypt(app, location, gw, "ip", ruckus);
-    if (ip) {
-      const options = await loadOptions(app, location.id);
-      await recordGrant(app, { locationId: location.id, clientIp: ip, clientMac: state.mac, seconds: grantLimits(options, voucher).seconds });
-    }
-    return redirectUrl ? { kind: "landing", url: redirectUrl } : { kind: "connected", continueUrl: "" };
-  }
-  if (isPostLogin(gw) && issued) {
-    return { kind: "post", url: gw.login, fields: postLoginFields(gw, issued.credential, redirectUrl), landing: postLoginLanding(gw, redirectUrl) };
-  }
-  if (gw?.kind === "opennds") {
-    const out = await openNdsHandoff(app, config, { gw, location, deviceId: state.dev, guestId, redir: redirectUrl || gw.originurl });
-    // No RADIUS session tells the RFC 8908 API this guest is online: the grant does.
-    await remember(out.seconds);
-    return "url" in out ? { kind: "redirect", url: out.url } : { kind: "connected", continueUrl: redirectUrl || gw.originurl };
-  }
+  if (step && family) return family.complete({ ...step, guestId, credential: issued?.credential }, prepared);
   return redirectUrl ? { kind: "redirect", url: redirectUrl } : { kind: "connected", continueUrl: "" };
 }

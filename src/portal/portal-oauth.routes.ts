@@ -4,7 +4,7 @@
  * cookie bound to the guest's session; the provider sends the browser back to the callback.
  */
 import type { FastifyInstance } from "fastify";
-import { param } from "./gateways/gateway-params.js";
+import { param } from "../gateways/gateway-params.js";
 import { authorizationRequest, callbackUrl, exchangeCode, fetchProfile } from "./oauth/oauth-client.js";
 import { PROVIDER_LABELS, isSocialProvider } from "./oauth/oauth-providers.js";
 import { portalErrors } from "./portal-errors.js";

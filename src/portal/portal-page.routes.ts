@@ -3,10 +3,11 @@
  * `/portal/c/<campaign_filename>`, each opened by a gateway with its own query parameters.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type GatewayArrival, parseGateway } from "./gateways/gateway.js";
+import { type GatewayArrival, parseGateway } from "../gateways/gateway.js";
+import { handoffOf } from "../gateways/registry.js";
 import { type OpenNdsScope, resolveOpenNdsArrival } from "./opennds/opennds.service.js";
 import { portalErrors } from "./portal-errors.js";
-import { parseUnifi } from "./gateways/unifi.js";
+import { parseUnifi } from "../gateways/unifi/unifi.js";
 import { type PageContext, resolveAccessPointPage, resolveCampaignPage, resolveLocationPage } from "./portal-page.service.js";
 import { renderConnected, renderLogin, renderWelcomeBack } from "./portal-render.js";
 import { cookieGuest } from "./returning-guest.js";
@@ -41,8 +42,9 @@ export async function showPage(request: FastifyRequest, reply: FastifyReply, dep
   if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
   const sid = ensureSession(request, reply, deps.config.publicUrl);
   let mac = ctx.arrival?.clientMac ?? "";
-  // RUCKUS SmartZone and RUCKUS One encrypt the guest's MAC: their controller decrypts it.
-  if (ctx.arrival?.state.kind === "ruckus-nbi" && !mac && ctx.location) mac = await deps.ctx.controllers.ruckusDecrypt(deps.ctx, ctx.location, ctx.arrival.state, "mac");
+  // A family whose redirect hides the guest's MAC (RUCKUS SmartZone, RUCKUS One) has it opened.
+  const reveal = ctx.arrival ? handoffOf(ctx.arrival.state).revealClientMac : undefined;
+  if (reveal && ctx.arrival && !mac && ctx.location) mac = await reveal(deps.ctx, ctx.location, ctx.arrival.state);
   const state = sealPageState(deps.signer, {
     sid,
     loc: ctx.location?.id ?? null,

@@ -14,7 +14,8 @@ import type { DeviceRow } from "../modules/devices/devices.repository.js";
 import { HEARD_REFRESH_MS, findDeviceByMac, noteDeviceHeard } from "../modules/devices/devices.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, findLiveLocationBySlug } from "../modules/locations/locations.service.js";
-import { type GatewayArrival, targetAllowed } from "./gateways/gateway.js";
+import { type GatewayArrival, targetAllowed } from "../gateways/gateway.js";
+import { handoffOf } from "../gateways/registry.js";
 import { type PagePayload, pagePayload } from "./page-payload.js";
 import { portalErrors } from "./portal-errors.js";
 
@@ -69,9 +70,8 @@ async function vetAccessPoint(
   if (accountId !== null && device.account_id !== accountId) throw portalErrors.unknownAccessPoint();
   if (!targetAllowed(arrival, device.wan_ip)) throw portalErrors.gatewayRefused();
   // A controller family's redirect counts only from a device of that family: its model decides.
-  const kind = arrival.state.kind;
-  if ((kind === "unifi" || kind === "omada") && findDeviceModel(device.model_id)?.family !== kind) throw portalErrors.unknownAccessPoint();
-  if (kind === "ruckus-nbi" && findDeviceModel(device.model_id)?.family !== "ruckus") throw portalErrors.unknownAccessPoint();
+  const onlyFrom = handoffOf(arrival.state).onlyFrom;
+  if (onlyFrom !== undefined && findDeviceModel(device.model_id)?.family !== onlyFrom) throw portalErrors.unknownAccessPoint();
   if (cache) {
     const now = Date.now();
     const last = cache.heard.get(device.id);

@@ -1,9 +1,9 @@
 /** Turning a campaign and a page state into responses: the login page, the connected page, a hand-off. */
 import type { FastifyReply } from "fastify";
 import { isHttpUrl } from "../http/validation.js";
-import type { GatewayState } from "./gateways/gateway.js";
+import type { GatewayState } from "../gateways/gateway.js";
 import type { PagePayload } from "./page-payload.js";
-import { isPostLogin } from "./gateways/post-login.js";
+import { handoffOf } from "../gateways/registry.js";
 import { SOCIAL_PROVIDERS } from "./oauth/oauth-providers.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { maskPhone } from "./portal-forms.js";
@@ -39,12 +39,8 @@ export function pageTexts(deps: RenderDeps, payload: PagePayload): PageTexts {
 /** Every place a form on this page may lead to (CSP form-action also governs the redirects after a POST). */
 function formTargets(config: RenderDeps["config"], payload: PagePayload, gw: GatewayState | null): string[] {
   const out: string[] = [];
-  if (gw?.kind === "coova") out.push(`http://${gw.uamip.includes(":") ? `[${gw.uamip}]` : gw.uamip}:${gw.uamport}/`);
-  // Meraki's grant then redirects to continue_url (redirect_url, below, or user_continue_url).
-  if (gw?.kind === "meraki") out.push(gw.grant, gw.cont);
-  if (isPostLogin(gw)) out.push(gw.login);
-  // openNDS then redirects the guest to redir (redirect_url, below, or originurl): checked against form-action too.
-  if (gw?.kind === "opennds" && gw.level !== 3) out.push(`http://${gw.address}/`, gw.originurl);
+  // The gateway's own targets, as its family says (src/gateways/<family>/).
+  if (gw) out.push(...handoffOf(gw).formTargets(gw));
   if (isHttpUrl(payload.redirect_url)) out.push(payload.redirect_url);
   for (const p of SOCIAL_PROVIDERS) {
     const cfg = config.oauth[p];

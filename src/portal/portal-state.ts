@@ -6,7 +6,7 @@
  */
 import { clearCookie, cookieOf, setCookie } from "../http/cookies.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { GatewayState } from "./gateways/gateway.js";
+import type { GatewayState } from "../gateways/gateway.js";
 import type { PortalSigner } from "./portal-signer.js";
 import { randomToken } from "./portal-signer.js";
 

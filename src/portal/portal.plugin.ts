@@ -12,6 +12,7 @@ import { logoRoutes } from "./portal-logo.routes.js";
 import { messageLinkRoutes } from "./message-links.routes.js";
 import { smsInboundRoutes } from "./sms/sms-inbound.routes.js";
 import { openNdsRoutes } from "./opennds/opennds.routes.js";
+import { gatewayConfigRoutes } from "../gateways/device-config.routes.js";
 import { handoffRoutes } from "./portal-handoff.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
@@ -30,6 +31,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   oauthRoutes(app, deps);
   captiveApiRoutes(app, deps);
   openNdsRoutes(app, deps);
+  gatewayConfigRoutes(app, deps);
   handoffRoutes(app);
   smsInboundRoutes(app, deps);
   // Its own context: the one-click unsubscribe's multipart parser stays with it.

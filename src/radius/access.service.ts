@@ -10,7 +10,8 @@ import { type PasswordProof, proofMatches } from "./password-check.js";
 import { isCredentialUsername } from "./portal-credentials.js";
 import type { RadiusCtx } from "./radius.repository.js";
 import { type VoucherLimits, VOUCHER_REFUSALS, voucherLimits } from "../modules/vouchers/vouchers.service.js";
-import { type AcceptReply, AcceptTemplate, type AcceptTemplates } from "./reply-attributes.js";
+import { grantFor } from "../gateways/grant-policy.js";
+import { type AcceptReply, AcceptTemplate, type AcceptTemplates, acceptOptionsOf } from "./reply-attributes.js";
 import { leadingMac } from "./station-id.js";
 import type { PacketTime } from "./packet-time.js";
 import type { VisitMemo } from "./visit-memo.js";
@@ -53,11 +54,6 @@ export const NOT_ASSIGNED_MESSAGE = "This access point is not assigned to a loca
 
 function reject(reason: string, replyMessage?: string): AccessDecision {
   return { accept: false, reason, replyMessage };
-}
-
-/** Octets left of a daily cap (undefined: the location has no cap). */
-function remainingOf(cap: number, used: number): number | undefined {
-  return cap > 0 ? cap - used : undefined;
 }
 
 export async function authorizeAccess({ ctx, config, visits, times, templates, writeVisit }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
@@ -110,8 +106,10 @@ export async function authorizeAccess({ ctx, config, visits, times, templates, w
     via = "mac";
   }
 
-  const remaining = voucher?.bytesLeft ?? remainingOf(options.daily_bandwidth_cap, used);
-  if (remaining !== undefined && remaining <= 0) return reject("daily cap spent", CAP_SPENT_MESSAGE);
+  // What the guest gets: the grant policy's answer (src/gateways/grant-policy.ts).
+  const grant = grantFor({ options, voucher, usedToday: used, settings: { interimInterval: config.radius.interimInterval } });
+  const remaining = grant.remainingBytes;
+  if (grant.spent) return reject("daily cap spent", CAP_SPENT_MESSAGE);
 
   if (credential) {
     // The atomic step: of two concurrent requests with one credential, only one gets here.
@@ -124,12 +122,7 @@ export async function authorizeAccess({ ctx, config, visits, times, templates, w
     }
   }
   if (voucher) {
-    const own = new AcceptTemplate(template.dialect, {
-      sessionTimeLimit: voucher.secondsLeft,
-      maxBandwidthUp: voucher.bandwidthUp > 0 ? voucher.bandwidthUp : options.max_bandwidth_up,
-      maxBandwidthDown: voucher.bandwidthDown > 0 ? voucher.bandwidthDown : options.max_bandwidth_down,
-      interimInterval: config.radius.interimInterval,
-    });
+    const own = new AcceptTemplate(template.dialect, acceptOptionsOf(grant));
     return { accept: true, attributes: own.reply(remaining), guestId, via };
   }
   // Session time, rates and the interval were encoded once for this access point; only the cap is the guest's.

@@ -12,6 +12,7 @@
  * attribute of its own, as FreeRADIUS sends them: 26, length, vendor id (4 octets), then the
  * sub-attribute (type, length, value).
  */
+import { type Grant, grantFor } from "../gateways/grant-policy.js";
 import type { RadiusDialect } from "../modules/devices/device-families.js";
 import { radiusDialectOf } from "../modules/devices/device-models.js";
 import type { NasContext } from "./nas-lookup.js";
@@ -54,6 +55,16 @@ export interface AcceptOptions {
   maxBandwidthDown: number;
   /** Seconds between Interim-Updates the gateway should send. */
   interimInterval: number;
+}
+
+/** The parts of a grant (src/gateways/grant-policy.ts) an Access-Accept or CoA-Request carries besides the cap. */
+export function acceptOptionsOf(grant: Grant): AcceptOptions {
+  return {
+    sessionTimeLimit: grant.sessionSeconds,
+    maxBandwidthUp: grant.upBytesPerSecond,
+    maxBandwidthDown: grant.downBytesPerSecond,
+    interimInterval: grant.interimInterval,
+  };
 }
 
 function clamp32(n: number): number {
@@ -186,12 +197,8 @@ export class AcceptTemplates {
     if (template) return template;
     const { options } = nas;
     if (!options) return undefined;
-    template = new AcceptTemplate(radiusDialectOf(nas.device.model_id), {
-      sessionTimeLimit: options.session_time_limit,
-      maxBandwidthUp: options.max_bandwidth_up,
-      maxBandwidthDown: options.max_bandwidth_down,
-      interimInterval: this.interimInterval,
-    });
+    const grant = grantFor({ options, settings: { interimInterval: this.interimInterval } });
+    template = new AcceptTemplate(radiusDialectOf(nas.device.model_id), acceptOptionsOf(grant));
     this.byNas.set(nas, template);
     return template;
   }

@@ -22,7 +22,8 @@ import type { CoaOutcome, CoaReason, SessionControl } from "../modules/context.j
 import { coaSupportOf, radiusDialectOf } from "../modules/devices/device-models.js";
 import { localDay } from "../modules/guests/local-day.js";
 import { COA_CODE, type SessionIdentity, identityAttributes, sendCoaRequest } from "./coa-client.js";
-import { AcceptTemplate } from "./reply-attributes.js";
+import { grantFor } from "../gateways/grant-policy.js";
+import { AcceptTemplate, acceptOptionsOf } from "./reply-attributes.js";
 
 /** RFC 5176 / RFC 2866 Acct-Terminate-Cause name for a session we ended. */
 export const DISCONNECTED_CAUSE = "Admin-Reset";
@@ -178,23 +179,21 @@ export function createSessionControl(base: { db: DB }): SessionControl {
       const day = localDay(new Date(), timezone);
       return Promise.all(
         rows.map(async (row) => {
-          const template = new AcceptTemplate(radiusDialectOf(row.model_id), {
-            sessionTimeLimit: options.session_time_limit,
-            maxBandwidthUp: options.max_bandwidth_up,
-            maxBandwidthDown: options.max_bandwidth_down,
-            interimInterval: config.radius.interimInterval,
-          });
-          let remaining: number | undefined;
+          let used: number | undefined;
           if (options.daily_bandwidth_cap > 0 && row.guest_id !== null) {
-            const used = await db
+            const usage = await db
               .selectFrom("daily_usage")
               .select("octets")
               .where("guest_id", "=", row.guest_id)
               .where("location_id", "=", locationId)
               .where("day", "=", day)
               .executeTakeFirst();
-            remaining = Math.max(0, options.daily_bandwidth_cap - Number(used?.octets ?? 0));
+            used = Number(usage?.octets ?? 0);
           }
+          // The same answer an Access-Accept would carry now (src/gateways/grant-policy.ts).
+          const grant = grantFor({ options: { ...NO_NETWORK_OPTIONS, ...options }, usedToday: used, settings: { interimInterval: config.radius.interimInterval } });
+          const template = new AcceptTemplate(radiusDialectOf(row.model_id), acceptOptionsOf(grant));
+          const remaining = row.guest_id === null ? undefined : grant.remainingBytes;
           if (remaining === 0) return disconnectRow(row, "daily-cap", config);
           const scratch = Buffer.alloc(1024);
           const end = template.reply(remaining).writeInto(scratch, 0);
@@ -210,4 +209,7 @@ export function createSessionControl(base: { db: DB }): SessionControl {
   };
   return control;
 }
+
+/** A CoA carries limits only: the network options (DNS, lists) reach gateways through their configuration. */
+const NO_NETWORK_OPTIONS = { content_filter: 0, dns_server_1: "", dns_server_2: "", whitelist: "", blacklist: "" };
 

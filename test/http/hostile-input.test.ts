@@ -123,6 +123,7 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/device-list": () => ({}),
     "/api/device-models": () => ({}),
     "/api/device-mikrotik-login-html": () => ({ device_id: mikrotik }),
+    "/api/get-device-config": () => ({ device_id: mikrotik }),
     "/api/rotate-device-secret": () => ({ device_id: device }),
     "/api/get-social-logins": () => ({ location_id: location, ...range }),
     "/api/get-visits": () => ({ location_id: location, ...range }),

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { coovaPapDecode } from "../../src/portal/gateways/coova.js";
+import { coovaPapDecode } from "../../src/gateways/coova/coova.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { launchChromium } from "../helpers/browser.js";

@@ -6,6 +6,9 @@
 import assert from "node:assert/strict";
 import { type Server, type Socket, createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { grantFor } from "../../src/gateways/grant-policy.js";
+import { unifiGrant } from "../../src/gateways/unifi/unifi.family.js";
+import { defaultOptions } from "../../src/modules/locations/locations.service.js";
 import { ControllerGrants, kbpsOf, megabytesOf } from "../../src/portal/controller-grants.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
@@ -216,7 +219,7 @@ for (const dialect of DIALECTS) {
       const log = { warn: (o: unknown) => logged.push(o), info: () => {} } as never;
       const grants = new ControllerGrants(log, { secretBoxKey: undefined, controllerTimeoutMs: 2000, controllerAllowPrivate: true });
       const [location] = await t.deps.repos.locations.findOwnedLive(t.db, t.accountId, [w.locationId]);
-      await assert.rejects(grants.grant(t.deps, location, randomMac(), { kind: "unifi", site: "default", ap: w.apMac }), (e: { statusCode: number }) => e.statusCode === 502);
+      await assert.rejects(unifiGrant(grants, t.deps, location, randomMac(), { kind: "unifi", site: "default", ap: w.apMac }, grantFor({ options: defaultOptions(w.locationId), settings: { interimInterval: 300 } })), (e: { statusCode: number }) => e.statusCode === 502);
       const entry = logged[0] as { fault: string; answer: { status: number; body: string } };
       assert.equal(entry.fault, "refused");
       assert.equal(entry.answer.status, 400);
@@ -353,7 +356,7 @@ for (const dialect of DIALECTS) {
         assert.equal(res.statusCode, 502, `${url}: ${res.body}`);
         assert.match(res.body, /try again in a moment/, url);
         assert.equal((await countLogins(t, w.locationId)).length, 0, `${url}: nothing recorded`);
-        await assert.rejects(grants.grant(t.deps, location, randomMac(), { kind: "unifi", site: "default", ap: w.apMac }), (e: { statusCode: number }) => e.statusCode === 502);
+        await assert.rejects(unifiGrant(grants, t.deps, location, randomMac(), { kind: "unifi", site: "default", ap: w.apMac }, grantFor({ options: defaultOptions(w.locationId), settings: { interimInterval: 300 } })), (e: { statusCode: number }) => e.statusCode === 502);
         assert.equal(logged.at(-1)?.fault, "forbidden", url);
       }
       // RUCKUS's northbound interface goes through the same door.

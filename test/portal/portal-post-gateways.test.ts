@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { octalBytes } from "../../src/portal/gateways/mikrotik.js";
+import { octalBytes } from "../../src/gateways/mikrotik/mikrotik.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
 import { PortalClient, countLogins, makeWorld, randomMac, setApAddress, stateOf } from "./portal-world.js";

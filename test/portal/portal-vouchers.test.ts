@@ -7,8 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { grantLimits } from "../../src/portal/controller-grants.js";
-import { coovaPapDecode } from "../../src/portal/gateways/coova.js";
+import { coovaPapDecode } from "../../src/gateways/coova/coova.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
@@ -230,14 +229,6 @@ for (const dialect of DIALECTS) {
       const right = await tryCode(client, codes[0], randomMac());
       assert.equal(right.statusCode, 429, "past the limit a right code is refused too: a guesser learns nothing");
       assert.equal((await tryCode(guest(), codes[0], randomMac())).statusCode, 303, "another address is not limited");
-    });
-
-    it("turns a voucher's limits into a controller's grant, the location's where the voucher sets none", () => {
-      const options = { session_time_limit: 7200, max_bandwidth_up: 500_000, max_bandwidth_down: 400_000, daily_bandwidth_cap: 900_000_000 };
-      assert.deepEqual(grantLimits(options), { seconds: 7200, up: 500_000, down: 400_000, bytes: 900_000_000 });
-      const voucher = { voucherId: 1, secondsLeft: 1200, bandwidthUp: 125_000, bandwidthDown: 0, bytesLeft: 5_000_000 };
-      assert.deepEqual(grantLimits(options, voucher), { seconds: 1200, up: 125_000, down: 400_000, bytes: 5_000_000 });
-      assert.deepEqual(grantLimits(options, { ...voucher, bytesLeft: undefined }), { seconds: 1200, up: 125_000, down: 400_000, bytes: 900_000_000 });
     });
   });
 }

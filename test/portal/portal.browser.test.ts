@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.js";
 import { localDay } from "../../src/modules/guests/local-day.js";
-import { coovaPapDecode } from "../../src/portal/gateways/coova.js";
+import { coovaPapDecode } from "../../src/gateways/coova/coova.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";

@@ -1,6 +1,6 @@
 /** Devices: status, model, location, the RADIUS secret on request (and rotated), setup steps per gateway family. */
 import { useState } from "preact/hooks";
-import { get, post } from "../api";
+import { get, getGuarded, post } from "../api";
 import type { Location, Settings } from "../state";
 import { navigate } from "../state";
 import { Form, Link, Loading, Notice, ReadOnlyNote, Table, useLoad } from "../ui";
@@ -24,45 +24,112 @@ interface Model {
   name: string;
 }
 
-function setupSteps(family: string, settings: Settings, device: Device, location?: Location): string[] {
-  const host = new URL(settings.public_url).hostname;
-  const portal = location?.url ?? `${settings.public_url}/portal/…`;
-  const radius = [
-    `RADIUS authentication server: ${host}, port ${settings.radius.auth_port}; accounting: port ${settings.radius.acct_port}.`,
-    "Shared secret: this device's secret (reveal it below). Send Message-Authenticator.",
-    "Accounting interim updates: every 5 minutes.",
-  ];
-  switch (family) {
-    case "coova":
-    case "openwrt":
-      return [
-        `CoovaChilli: set HS_UAMSERVER / uamhomepage to ${portal}, and uamsecret if you use one (the service's COOVA_UAM_SECRET).`,
-        `Allow the portal's host ${host} in the walled garden (HS_UAMALLOW).`,
-        ...radius,
-        `The gateway's MAC (nasmac / called-station-id) must be ${device.mac_address}.`,
-      ];
-    case "meraki":
-      return [
-        "Dashboard > Wireless > Access control: Splash page: Click-through or Sign-on with my RADIUS server.",
-        `Wireless > Splash page: Custom splash URL: ${portal}.`,
-        `Walled garden: add ${host}.`,
-        ...radius,
-      ];
-    case "ruckus":
-      return [
-        `ZoneDirector or Unleashed: a Hotspot service with the login page ${portal} and ${host} in its walled garden.`,
-        `SmartZone or RUCKUS One: a Hotspot (WISPr) portal with the logon URL ${portal}, and a controller of type "ruckus" (its northbound interface and password) assigned to the location.`,
-        ...radius,
-        "SmartZone sends every AP's requests with its AAA server's one secret: give each of its devices that secret (rotate-device-secret with radius_secret).",
-      ];
-    default:
-      return [
-        `External captive portal URL: ${portal}.`,
-        `Walled garden / pre-authentication access: ${host}.`,
-        ...radius,
-        "See the gateway guide of the documentation (docs/gateways.md) for this family's screens.",
-      ];
-  }
+/** GET /api/get-device-config's data (src/modules/context.ts DeviceConfigFile). */
+interface DeviceConfig {
+  family: string;
+  filename: string;
+  content_type: string;
+  content: string;
+  steps: string[];
+  not_carried: string[];
+  warnings: string[];
+}
+
+/** Saves `content` as a file the browser downloads. */
+function download(filename: string, contentType: string, content: string | Blob): void {
+  const blob = typeof content === "string" ? new Blob([content], { type: contentType }) : content;
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * The gateway's setup with real values: the location's portal URL, where RADIUS listens, and, for
+ * users who may see the secret, the family's configuration from the service (its steps, the
+ * options the family cannot carry, the file and MikroTik's login.html to download).
+ */
+function GatewaySetup(props: { device: Device; location?: Location; settings: Settings; readonly: boolean }) {
+  const { device: d, location, settings } = props;
+  const family = settings.model_families[d.model_id] ?? "";
+  const config = useLoad(
+    () =>
+      location && !props.readonly
+        ? getGuarded<{ data: DeviceConfig }>("/api/get-device-config", { device_id: d.id }).then((r) => r.data)
+        : Promise.resolve(undefined),
+    [d.id, d.location_id, d.radius_secret, props.readonly],
+  );
+  const c = config.data;
+  return (
+    <section aria-labelledby="setup-h">
+      <h2 id="setup-h">Setting up the gateway</h2>
+      {!location && <Notice kind="warn">Assign the device to a location first: its login page is the location's.</Notice>}
+      <dl class="facts">
+        <dt>Portal URL</dt>
+        <dd>
+          <code>{location?.url ?? "(assign a location)"}</code>
+        </dd>
+        <dt>RADIUS server</dt>
+        <dd>
+          <code>{settings.radius.host}</code>, authentication port {settings.radius.auth_port}, accounting port {settings.radius.acct_port}
+        </dd>
+        <dt>NAS-Identifier</dt>
+        <dd>
+          <code>{d.mac_address}</code>
+        </dd>
+      </dl>
+      {props.readonly && <p class="muted">The configuration holds the device's secret: read-only users cannot download it.</p>}
+      {location && !props.readonly && !c && <Loading error={config.error} />}
+      {c && (
+        <>
+          {c.warnings.map((w) => (
+            <Notice key={w} kind="warn">
+              {w}
+            </Notice>
+          ))}
+          <ol>
+            {c.steps.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
+          <p>
+            <button type="button" onClick={() => download(c.filename, c.content_type, c.content)}>
+              Download {c.filename}
+            </button>{" "}
+            {family === "mikrotik" && (
+              <button
+                type="button"
+                onClick={async () => {
+                  const res = await fetch(`/api/device-mikrotik-login-html?device_id=${d.id}`, { credentials: "same-origin" });
+                  if (res.ok) download("login.html", "text/html", await res.blob());
+                }}
+              >
+                Download login.html
+              </button>
+            )}
+          </p>
+          {c.not_carried.length > 0 && (
+            <>
+              <h3>What this gateway cannot take from the service</h3>
+              <ul>
+                {c.not_carried.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
+            </>
+          )}
+          <details>
+            <summary>Show {c.filename}</summary>
+            <pre class="config">{c.content}</pre>
+          </details>
+        </>
+      )}
+    </section>
+  );
 }
 
 export function DevicesPage(props: PageProps) {
@@ -218,15 +285,7 @@ function DeviceDetail(props: { id: number | null; readonly: boolean; settings: S
           </>
         )}
       </section>
-      <section aria-labelledby="setup-h">
-        <h2 id="setup-h">Setting up the gateway</h2>
-        {!location && <Notice kind="warn">Assign the device to a location first: its login page is the location's.</Notice>}
-        <ol>
-          {setupSteps(props.settings.model_families[d.model_id] ?? "", props.settings, d, location).map((s) => (
-            <li key={s}>{s}</li>
-          ))}
-        </ol>
-      </section>
+      <GatewaySetup device={d} location={location} settings={props.settings} readonly={readonly} />
     </>
   );
 }

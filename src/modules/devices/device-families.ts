@@ -22,7 +22,7 @@ export type FamilyId = "coova" | "openwrt" | "meraki" | "unifi" | "omada" | "mik
 
 /**
  * How the portal hands a guest back after the login: one id per protocol, the `kind` of the
- * gateway's state in src/portal/gateways/ (gateway-types.ts checks that the two lists agree):
+ * gateway's state in src/gateways/ (gateway-types.ts checks that the two lists agree):
  * - `coova`: the browser to the gateway's `/logon` with a one-time credential; the gateway asks RADIUS;
  * - `opennds`: openNDS FAS levels 1 and 2 (the browser to `authdir` with `tok`) and 3 (authmon polls);
  * - `meraki`: click-through, the browser to Meraki's `base_grant_url`;

@@ -23,6 +23,10 @@ export function createDeviceRepository() {
       return withRowLock(db, query, lock).execute();
     },
 
+    async findById(db: DB, id: number): Promise<DeviceRow | undefined> {
+      return db.selectFrom("devices").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
     async listByAccount(db: DB, accountId: number): Promise<DeviceRow[]> {
       return db.selectFrom("devices").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
     },
@@ -43,6 +47,11 @@ export function createDeviceRepository() {
     /** Marks the device heard from (live_status online for the next 10 minutes). */
     async setRadiusSecret(db: DB, deviceId: number, secret: string, now: string): Promise<void> {
       await db.updateTable("devices").set({ radius_secret: secret, update_date: now }).where("id", "=", deviceId).execute();
+    },
+
+    /** The gateway fetched its configuration: what it got (sync_response) and when (last_upgraded). */
+    async recordConfigFetch(db: DB, deviceId: number, syncResponse: string, now: string): Promise<void> {
+      await db.updateTable("devices").set({ sync_response: syncResponse.slice(0, 255), last_upgraded: now }).where("id", "=", deviceId).execute();
     },
 
     async markHeard(db: DB, deviceId: number, now: string): Promise<void> {

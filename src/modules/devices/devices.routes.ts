@@ -1,6 +1,6 @@
 import { type ApiRouter, ok } from "../../http/api-route.js";
 import { inScope } from "../../http/caller.js";
-import { msg } from "../../errors.js";
+import { msg, validationError } from "../../errors.js";
 import type { Ctx } from "../context.js";
 import { DEVICE_MODELS, findDeviceModel } from "./device-models.js";
 import { ownedDevice } from "./devices.refs.js";
@@ -103,4 +103,33 @@ export function deviceRoutes(api: ApiRouter<Ctx>): void {
       return ok({ message: "The device has a new RADIUS secret. Enter it on the gateway.", device_id: device.id, radius_secret: device.radius_secret });
     },
   });
+
+  api.route({
+    method: "GET",
+    url: "/api/get-device-config",
+    summary: "The configuration to apply on a device's gateway, with its secret, for its location's options",
+    description:
+      "MikroTik: a RouterOS script (.rsc); OpenWrt with openNDS: a uci batch file; CoovaChilli: /etc/chilli/config; " +
+      "controller and cloud families (UniFi, Omada, Meraki, Aruba, RUCKUS, Cambium): the values to enter on the vendor's screens " +
+      "and what the service sets through the controller. The file carries the device's RADIUS secret: read-only sub-users cannot read it. " +
+      "The device must be assigned to a location (docs/gateways.md).",
+    tags,
+    access: "write",
+    params: S.DeviceIdParams,
+    refs: { device_id: ownedDevice.one() },
+    checks: [
+      ({ refs, fail }) => {
+        if (refs.device_id && refs.device_id.location_id === null) fail("device_id", NOT_ASSIGNED);
+      },
+    ],
+    response: S.DeviceConfigResponse,
+    handler: async ({ ctx, config }, _p, r) => {
+      const file = await ctx.deviceConfigs?.forDevice(ctx, r.device_id, config);
+      // Its location deleted since (a deleted location keeps its devices' location_id).
+      if (!file) throw validationError("device_id", NOT_ASSIGNED);
+      return ok({ data: file });
+    },
+  });
 }
+
+const NOT_ASSIGNED = "The selected device is not assigned to a location.";

@@ -21,7 +21,7 @@ export const DeviceRecord = Type.Object({
   create_date: Type.String(),
   update_date: Type.String(),
   upgrade: Type.Integer({ description: "0 or 1" }),
-  last_upgraded: Type.String({ description: "Datetime of the last firmware upgrade; empty when never." }),
+  last_upgraded: Type.String({ description: "When the gateway last fetched its configuration (docs/gateways.md) or was upgraded; empty when never." }),
   wifi_channel: Type.String(),
   firmware_version: Type.String(),
   status: Type.String({ description: "active or inactive" }),
@@ -70,4 +70,17 @@ export const RotateSecretResponse = Type.Object({
   message: Type.String(),
   device_id: Type.Integer(),
   radius_secret: Type.String({ description: "The device's new RADIUS shared secret; the old one no longer works." }),
+});
+
+export const DeviceConfigResponse = Type.Object({
+  status: Success,
+  data: Type.Object({
+    family: Type.String({ description: "The device's gateway family (docs/gateways.md)." }),
+    filename: Type.String({ description: "The file name to save the content as." }),
+    content_type: Type.String(),
+    content: Type.String({ description: "The configuration: a RouterOS script, a uci batch file, a CoovaChilli config, or a controller family's values and steps." }),
+    steps: Type.Array(Type.String(), { description: "What the operator still does, in the vendor's words." }),
+    not_carried: Type.Array(Type.String(), { description: "Location options this family cannot carry, and where to set them instead." }),
+    warnings: Type.Array(Type.String(), { description: "Why the file would not work as generated (PUBLIC_URL on localhost, ...)." }),
+  }),
 });

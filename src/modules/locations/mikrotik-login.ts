@@ -2,7 +2,7 @@
  * The `login.html` a MikroTik HotSpot serves to guests who are not logged in, generated per device:
  * it sends the guest straight on to the location's portal page with the router's own variables
  * (RouterOS fills in each `$(name)` before serving the page) and the device's registered MAC, by
- * which the portal finds the device. The protocol is in src/portal/gateways/mikrotik.ts.
+ * which the portal finds the device. The protocol is in src/gateways/mikrotik/mikrotik.ts.
  */
 import { Type } from "@sinclair/typebox";
 import { F } from "../../http/validation.js";

@@ -11,6 +11,10 @@ import type { Ctx } from "../context.js";
 import { localDay } from "../guests/local-day.js";
 import type { LocationRow } from "../locations/locations.repository.js";
 import { loadOptions } from "../locations/locations.service.js";
+import { grantFor } from "../../gateways/grant-policy.js";
+
+/** The RFC 8908 answer reads no interval; the policy's other settings do not change what it reports. */
+const interimInterval = 0;
 
 export type CaptiveStatus = { captive: true } | { captive: false; secondsRemaining?: number; bytesRemaining?: number };
 
@@ -35,15 +39,18 @@ export async function captiveStatus(ctx: Ctx, location: LocationRow, clientIp: s
   ]);
   if (session) {
     const options = await loadOptions(ctx, location.id);
+    const used =
+      options.daily_bandwidth_cap > 0 && session.guest_id !== null
+        ? await ctx.repos.sessions.usageOn(ctx.db, session.guest_id, location.id, localDay(now, location.timezone))
+        : undefined;
+    // The grant policy's answer for this guest now (what an Access-Accept would carry).
+    const grant = grantFor({ options, usedToday: used, settings: { interimInterval } });
     const out: CaptiveStatus = { captive: false };
-    if (options.session_time_limit > 0) {
+    if (grant.sessionSeconds > 0) {
       const elapsed = Math.max(0, Math.floor((now.getTime() - fromDbDatetime(session.started_at).getTime()) / 1000));
-      out.secondsRemaining = Math.max(0, options.session_time_limit - elapsed);
+      out.secondsRemaining = Math.max(0, grant.sessionSeconds - elapsed);
     }
-    if (options.daily_bandwidth_cap > 0 && session.guest_id !== null) {
-      const used = await ctx.repos.sessions.usageOn(ctx.db, session.guest_id, location.id, localDay(now, location.timezone));
-      out.bytesRemaining = Math.max(0, options.daily_bandwidth_cap - used);
-    }
+    if (grant.remainingBytes !== undefined && used !== undefined) out.bytesRemaining = grant.remainingBytes;
     return out;
   }
   if (grant) {

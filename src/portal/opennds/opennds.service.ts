@@ -10,7 +10,7 @@
  * decrypts and names that device's MAC.
  */
 import type { Config } from "../../config.js";
-import { DEFAULT_SESSION_SECONDS } from "../../durations.js";
+import { type Grant, type GrantVoucher, grantFor, grantSettings } from "../../gateways/grant-policy.js";
 import { toDbDatetime } from "../../db/time.js";
 import { findDeviceModel } from "../../modules/devices/device-models.js";
 import { findDeviceByMac, findDevicesAtLocation } from "../../modules/devices/devices.service.js";
@@ -18,8 +18,8 @@ import { localDay } from "../../modules/guests/local-day.js";
 import type { LocationRow } from "../../modules/locations/locations.repository.js";
 import { findLiveLocationBySlug, loadOptions } from "../../modules/locations/locations.service.js";
 import type { RadiusCtx } from "../../radius/radius.repository.js";
-import { param } from "../gateways/gateway-params.js";
-import type { GatewayArrival, OpenNdsState } from "../gateways/gateway-types.js";
+import { param } from "../../gateways/gateway-params.js";
+import type { GatewayArrival, OpenNdsState } from "../../gateways/gateway-types.js";
 import {
   type OpenNdsLimits,
   decryptFas,
@@ -29,7 +29,7 @@ import {
   openNdsToken,
   parseOpenNdsLevel1,
   parseOpenNdsRecord,
-} from "../gateways/opennds.js";
+} from "../../gateways/opennds/opennds.js";
 import { portalErrors } from "../portal-errors.js";
 import { deleteGrants, insertGrant, pendingGrants } from "./opennds-grants.repository.js";
 
@@ -71,22 +71,21 @@ export async function resolveOpenNdsArrival(ctx: RadiusCtx, scope: OpenNdsScope,
   throw portalErrors.gatewayRefused();
 }
 
-/** The location's options in openNDS's units; the quota is what remains of the guest's daily cap today. */
-async function limitsFor(ctx: RadiusCtx, location: LocationRow, guestId: number, at: Date): Promise<OpenNdsLimits> {
+/** What the grant policy gives the guest, in openNDS's units; the quota is what remains of the guest's daily cap today (or the voucher's). */
+async function limitsFor(ctx: RadiusCtx, config: Readonly<Config>, location: LocationRow, guestId: number, voucher: GrantVoucher | undefined, at: Date): Promise<{ limits: OpenNdsLimits; grant: Grant }> {
   const options = await loadOptions(ctx, location.id);
-  let quotaKbytes = 0;
-  if (options.daily_bandwidth_cap > 0) {
-    const used = await ctx.radius.usageOn(ctx.db, guestId, location.id, localDay(at, location.timezone));
-    const remaining = options.daily_bandwidth_cap - used;
-    if (remaining <= 0) throw portalErrors.allowanceSpent();
-    quotaKbytes = Math.max(1, Math.floor(remaining / 1024));
-  }
+  const used = options.daily_bandwidth_cap > 0 && voucher?.bytesLeft === undefined ? await ctx.radius.usageOn(ctx.db, guestId, location.id, localDay(at, location.timezone)) : 0;
+  const grant = grantFor({ options, voucher, usedToday: used, settings: grantSettings(config) });
+  if (grant.spent) throw portalErrors.allowanceSpent();
   const kbits = (bytesPerSecond: number) => (bytesPerSecond > 0 ? Math.max(1, Math.round((bytesPerSecond * 8) / 1000)) : 0);
   return {
-    sessionMinutes: options.session_time_limit > 0 ? Math.ceil(options.session_time_limit / 60) : 0,
-    uploadKbits: kbits(options.max_bandwidth_up),
-    downloadKbits: kbits(options.max_bandwidth_down),
-    quotaKbytes,
+    grant,
+    limits: {
+      sessionMinutes: grant.sessionSeconds > 0 ? Math.ceil(grant.sessionSeconds / 60) : 0,
+      uploadKbits: kbits(grant.upBytesPerSecond),
+      downloadKbits: kbits(grant.downBytesPerSecond),
+      quotaKbytes: grant.remainingBytes === undefined ? 0 : Math.max(1, Math.floor(grant.remainingBytes / 1024)),
+    },
   };
 }
 
@@ -95,6 +94,8 @@ export interface OpenNdsHandoffInput {
   location: LocationRow;
   deviceId: number | null;
   guestId: number;
+  /** The voucher the guest logged in with: its limits replace the location's. */
+  voucher?: GrantVoucher;
   /** Where the guest goes once online: the campaign's redirect_url, or where they were going. */
   redir: string;
 }
@@ -109,9 +110,9 @@ export async function openNdsHandoff(
   const { gw, location } = input;
   const device = await findDeviceByMac(ctx, gw.mac);
   if (!device || device.id !== input.deviceId || device.location_id !== location.id) throw portalErrors.unknownAccessPoint();
-  const limits = await limitsFor(ctx, location, input.guestId, at);
-  // How long the router lets the guest in (openNDS's own session timeout when the location sets none: the default session here).
-  const seconds = limits.sessionMinutes > 0 ? limits.sessionMinutes * 60 : DEFAULT_SESSION_SECONDS;
+  const { limits, grant } = await limitsFor(ctx, config, location, input.guestId, input.voucher, at);
+  // How long the router lets the guest in: the session in whole minutes (openNDS's unit), else the policy's default.
+  const seconds = limits.sessionMinutes > 0 ? limits.sessionMinutes * 60 : grant.grantSeconds;
   if (gw.level !== 3) return { url: openNdsAuthUrl(gw, device.radius_secret, input.redir || config.publicUrl, limits), seconds };
   const rhid = openNdsToken(gw.hid, device.radius_secret);
   await insertGrant(ctx.db, {

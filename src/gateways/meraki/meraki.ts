@@ -4,8 +4,8 @@
  * `{base_grant_url}?continue_url=...&duration=SECONDS` and Meraki lets the client in.
  */
 import { macOrEmpty } from "../../mac-address.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { GatewayParse, MerakiState } from "./gateway-types.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { GatewayParse, MerakiState } from "../gateway-types.js";
 
 export function parseMeraki(q: Record<string, unknown>): GatewayParse {
   const grant = httpUrlOrEmpty(param(q, "base_grant_url"));

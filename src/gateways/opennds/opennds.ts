@@ -14,8 +14,8 @@
 import { createDecipheriv, createHash } from "node:crypto";
 import { isIP } from "node:net";
 import { macOrEmpty } from "../../mac-address.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { GatewayParse, OpenNdsState } from "./gateway-types.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { GatewayParse, OpenNdsState } from "../gateway-types.js";
 
 /** openNDS's default authdir (levels 0 and 1 do not send it). */
 export const DEFAULT_AUTHDIR = "opennds_auth";

@@ -7,8 +7,8 @@
  */
 import { isIP } from "node:net";
 import { macOrEmpty } from "../../mac-address.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { GatewayParse, RuckusState } from "./gateway-types.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { GatewayParse, RuckusState } from "../gateway-types.js";
 
 /** ZoneDirector's and Unleashed's external-portal login port. */
 export const RUCKUS_LOGIN_PORT = 9997;

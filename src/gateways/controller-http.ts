@@ -7,7 +7,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
-import { type OutboundRule, OutboundRefused, guardedLookup, literalRefusal } from "../../outbound-address.js";
+import { type OutboundRule, OutboundRefused, guardedLookup, literalRefusal } from "../outbound-address.js";
 
 /** "forbidden": the controller's address is not one the service may call (src/outbound-address.ts). */
 export type ControllerFault = "unreachable" | "timeout" | "certificate" | "refused" | "rejected" | "forbidden";

@@ -8,9 +8,9 @@ import * as crypto from "node:crypto";
 import { isIP } from "node:net";
 import { macOrEmpty } from "../../mac-address.js";
 import { md5 } from "../../md5.js";
-import { safeEqual } from "../portal-signer.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { CoovaState, GatewayParse } from "./gateway-types.js";
+import { safeEqual } from "../../portal/portal-signer.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { CoovaState, GatewayParse } from "../gateway-types.js";
 
 /**
  * Coova signs its redirect as uppercase hex MD5(url-before-"&md=" + uamsecret). The URL is the

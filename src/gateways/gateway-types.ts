@@ -2,7 +2,7 @@
  * What each gateway family hands the portal, as types only: the family parsers (coova.ts,
  * meraki.ts) produce them and gateway.ts dispatches to the parsers, so the types sit below both.
  */
-import type { HandoffId } from "../../modules/devices/device-families.js";
+import type { HandoffId } from "../modules/devices/device-families.js";
 
 export interface CoovaState {
   kind: "coova";

@@ -5,8 +5,8 @@
  * asks our RADIUS server with PAP.
  */
 import { macOrEmpty } from "../../mac-address.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { GatewayParse, MerakiSignOnState } from "./gateway-types.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { GatewayParse, MerakiSignOnState } from "../gateway-types.js";
 
 export function parseMerakiSignOn(q: Record<string, unknown>): GatewayParse {
   const login = httpUrlOrEmpty(param(q, "login_url"));

@@ -20,9 +20,9 @@ import { isIP } from "node:net";
 import { macOfAnyForm } from "../../mac-address.js";
 import type { ControllerAccess } from "../../modules/controllers/controllers.service.js";
 import type { OutboundRule } from "../../outbound-address.js";
-import { ControllerError, answerOf, controllerRequest, jsonOf } from "./controller-http.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { GatewayParse, RuckusNbiState } from "./gateway-types.js";
+import { ControllerError, answerOf, controllerRequest, jsonOf } from "../controller-http.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { GatewayParse, RuckusNbiState } from "../gateway-types.js";
 
 /** "ENC" and an even number of hex digits, as the controller encrypts MACs and addresses. */
 const ENCRYPTED_RE = /^ENC(?:[0-9A-Fa-f]{2}){4,128}$/;

@@ -9,9 +9,9 @@
 import { macOrEmpty } from "../../mac-address.js";
 import type { ControllerAccess } from "../../modules/controllers/controllers.service.js";
 import type { OutboundRule } from "../../outbound-address.js";
-import { CookieJar, ControllerError, type ControllerResponse, answerOf, controllerRequest, jsonOf } from "./controller-http.js";
-import { param } from "./gateway-params.js";
-import type { GatewayParse, OmadaState } from "./gateway-types.js";
+import { CookieJar, ControllerError, type ControllerResponse, answerOf, controllerRequest, jsonOf } from "../controller-http.js";
+import { param } from "../gateway-params.js";
+import type { GatewayParse, OmadaState } from "../gateway-types.js";
 
 const SITE_RE = /^[A-Za-z0-9_-]{1,64}$/;
 /** An SSID: 1 to 32 characters, no control characters. */

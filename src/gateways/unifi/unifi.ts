@@ -10,8 +10,8 @@
 import { macOrEmpty } from "../../mac-address.js";
 import type { ControllerAccess } from "../../modules/controllers/controllers.service.js";
 import type { OutboundRule } from "../../outbound-address.js";
-import { CookieJar, ControllerError, type ControllerResponse, answerOf, controllerRequest, jsonOf } from "./controller-http.js";
-import type { GatewayParse } from "./gateway-types.js";
+import { CookieJar, ControllerError, type ControllerResponse, answerOf, controllerRequest, jsonOf } from "../controller-http.js";
+import type { GatewayParse } from "../gateway-types.js";
 
 /** UniFi site ids ("default", or 8 random characters). */
 const SITE_RE = /^[A-Za-z0-9_-]{1,64}$/;

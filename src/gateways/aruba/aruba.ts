@@ -9,8 +9,8 @@
  */
 import { isIP } from "node:net";
 import { macOrEmpty } from "../../mac-address.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { ArubaState, GatewayParse } from "./gateway-types.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { ArubaState, GatewayParse } from "../gateway-types.js";
 
 /** The name Aruba APs and controllers answer for their own captive portal. */
 export const ARUBA_SECURELOGIN = "securelogin.arubanetworks.com";

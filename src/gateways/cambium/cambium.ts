@@ -7,8 +7,8 @@
  */
 import { isIP } from "node:net";
 import { macOrEmpty } from "../../mac-address.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { CambiumState, GatewayParse } from "./gateway-types.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { CambiumState, GatewayParse } from "../gateway-types.js";
 
 export const CAMBIUM_LOGIN_PORT = 880;
 

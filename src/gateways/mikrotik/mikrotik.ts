@@ -11,8 +11,8 @@
  */
 import { md5 } from "../../md5.js";
 import { macOrEmpty } from "../../mac-address.js";
-import { httpUrlOrEmpty, param } from "./gateway-params.js";
-import type { GatewayParse, MikrotikState } from "./gateway-types.js";
+import { httpUrlOrEmpty, param } from "../gateway-params.js";
+import type { GatewayParse, MikrotikState } from "../gateway-types.js";
 
 /** `\123\045...` (RouterOS's escaping of binary values) into bytes, or undefined when it is not that. */
 export function octalBytes(s: string): Buffer | undefined {
