@@ -2,6 +2,7 @@
  * The RADIUS listeners: authentication and accounting over UDP, started beside the HTTP API (or
  * alone) and stopped cleanly: sockets closed first, then in-flight packets finish.
  */
+import { transaction } from "../db/transaction.js";
 import { type RemoteInfo, type Socket, createSocket } from "node:dgram";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
@@ -92,7 +93,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
   // Returning guests' visits, one transaction per burst (countVisit is the guests module's write).
   const writeVisits = (jobs: VisitJob[]) =>
-    db.transaction().execute(async (trx) => {
+    transaction(db, async (trx) => {
       const counted: boolean[] = [];
       for (const v of jobs) counted.push(await countVisit(trx, v.locationId, v.day, v.guestId));
       return counted;
