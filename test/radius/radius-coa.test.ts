@@ -114,15 +114,32 @@ for (const dialect of DIALECTS) {
       assert.equal(nas.received.filter((r) => r.attributes["Acct-Session-Id"] === c.id).length, 0);
     });
 
-    it("sends nothing when the change is refused", async () => {
+    it("sends nothing when the change is refused, and starts the CoA of an accepted one before answering", async () => {
       nas.received.length = 0;
       const locationId = await makeLocation(t);
       const coova = await device(locationId, "coovachilli");
-      await session(locationId, coova, 0);
-      const res = await t.call("POST", "set-session-and-bandwidth-info", { location_id: locationId, session_time_limit: -5 });
-      assert.equal(res.statusCode, 400);
-      await new Promise((r) => setTimeout(r, 800));
-      assert.equal(nas.received.length, 0);
+      const live = await session(locationId, coova, 0);
+      // The CoA is started by the write's after-commit hook, before the answer is sent: a call that
+      // never committed has started none by the time it is answered (no waiting needed to see it).
+      const control = t.deps.sessionControl!;
+      const real = control.applyLocationOptions;
+      const started: number[] = [];
+      control.applyLocationOptions = (id, ...rest) => {
+        started.push(id);
+        return real(id, ...rest);
+      };
+      try {
+        const res = await t.call("POST", "set-session-and-bandwidth-info", { location_id: locationId, session_time_limit: -5 });
+        assert.equal(res.statusCode, 400);
+        assert.deepEqual(started, []);
+        const ok = await t.call("POST", "set-session-and-bandwidth-info", { location_id: locationId, session_time_limit: 60 });
+        assert.equal(ok.statusCode, 200);
+        assert.deepEqual(started, [locationId], "the accepted call has started its CoA by the time it is answered");
+        // Its outcome is recorded before the next test counts what the stand-in received.
+        await until("the CoA recorded", async () => (await requestsOf(live.sessionId)).find((x) => x.result !== "pending"));
+      } finally {
+        control.applyLocationOptions = real;
+      }
     });
 
     it("disconnects a session whose guest uses up the daily cap mid-session", async () => {

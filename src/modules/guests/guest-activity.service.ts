@@ -195,7 +195,7 @@ function loginStatement(setCols: string[], companion: LoginInput["companion"], w
     ...setCols.map((k) => `s_${k}`),
     ...LOGIN_COLUMNS.map((k) => `l_${k}`),
     ...FIRST_HERE.map((k) => `f_${k}`),
-    ...COUNTER_KEYS.filter((k) => LOGIN_COUNTERS.some((c) => (c.keys as readonly string[]).includes(k))).map((k) => `k_${k}`),
+    ...COUNTER_KEYS.map((k) => `k_${k}`),
     ...companionKeys.map((k) => `x_${k}`),
     ...(webhooks ? EVENT_CTE_KEYS : []),
   ];
