@@ -69,7 +69,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
       await app.ready();
     }
     if (opts.radius ?? config.radius.enabled) {
-      radius = await startRadius({ db, config, log: app.log, ctx: deps, metrics: deps.metrics });
+      radius = await startRadius({ db, config, log: app.log, ctx: deps, metrics: deps.metrics, peers: deps.radsecPeers });
     }
     if (opts.jobs !== false) {
       if (config.webhooks.worker) webhooks = startWebhookWorker(db, config.webhooks, app.log, deps.repos.webhooks);

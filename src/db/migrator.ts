@@ -28,6 +28,7 @@ import * as guestRightsAndWebhooks from "./migrations/2026-12-15T0000-guest-righ
 import * as consentAndVouchers from "./migrations/2026-12-16T0000-consent-and-vouchers.js";
 import * as coaRequests from "./migrations/2026-12-17T0000-coa-requests.js";
 import * as messages from "./migrations/2026-12-18T0000-messages.js";
+import * as deviceCertificates from "./migrations/2026-12-20T0400-device-certificates.js";
 
 /** Static list in order, rather than a folder scan, so it works the same from source and from a bundle. */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
@@ -50,6 +51,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-12-16T0000-consent-and-vouchers", consentAndVouchers],
   ["2026-12-17T0000-coa-requests", coaRequests],
   ["2026-12-18T0000-messages", messages],
+  ["2026-12-20T0400-device-certificates", deviceCertificates],
 ];
 
 const TABLE = "kysely_migration";

@@ -11,6 +11,7 @@ import { type AnalyticsRepository, createAnalyticsRepository } from "./analytics
 import { type CampaignRepository, createCampaignRepository } from "./campaigns/campaigns.repository.js";
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
 import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
+import { type DeviceCertificateRepository, createDeviceCertificateRepository } from "./device-certificates/device-certificates.repository.js";
 import { type DeviceRepository, createDeviceRepository } from "./devices/devices.repository.js";
 import { type GuestConsentRepository, createGuestConsentRepository } from "./guests/guest-consent.repository.js";
 import { type GuestRightsRepository, createGuestRightsRepository } from "./guests/guest-rights.repository.js";
@@ -33,6 +34,7 @@ export interface Repositories {
   console: ConsoleRepository;
   consent: GuestConsentRepository;
   devices: DeviceRepository;
+  deviceCertificates: DeviceCertificateRepository;
   guests: GuestRepository;
   guestRights: GuestRightsRepository;
   locations: LocationRepository;
@@ -54,6 +56,7 @@ export function createRepositories(): Repositories {
     console: createConsoleRepository(),
     consent: createGuestConsentRepository(),
     devices: createDeviceRepository(),
+    deviceCertificates: createDeviceCertificateRepository(),
     guests: createGuestRepository(),
     guestRights: createGuestRightsRepository(),
     locations: createLocationRepository(),
@@ -107,10 +110,21 @@ export interface SessionControl {
   applyLocationOptionsLater(locationId: number, options: LimitOptions, timezone: string, config: Readonly<Config>): void;
 }
 
+/**
+ * The RadSec connections open on this instance (src/radius/radsec-peers.ts), made per app by
+ * createAppDeps: a revoked certificate's connections are closed at once.
+ */
+export interface RadsecPeerControl {
+  /** Closes the connections that presented these certificates; answers how many. */
+  closeCertificates(serials: string[]): number;
+}
+
 export interface Ctx {
   /** The app's database, or the transaction the caller runs in. */
   readonly db: DB;
   readonly repos: Repositories;
   /** Live sessions' CoA and Disconnect; absent where no RADIUS side was made (a bare context). */
   readonly sessionControl?: SessionControl;
+  /** Open RadSec connections; absent where no RADIUS side was made. */
+  readonly radsecPeers?: RadsecPeerControl;
 }

@@ -22,11 +22,15 @@ import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
 import { AcceptTemplates } from "./reply-attributes.js";
 import { VisitMemo } from "./visit-memo.js";
 import { createSessionControl } from "./session-control.js";
+import { RadsecPeers } from "./radsec-peers.js";
+import { type RadsecListener, radsecTlsMaterial, startRadsec } from "./radsec-server.js";
 
 export interface RadiusListener {
   /** Ports actually bound (ephemeral ones when the config says 0). */
   authPort: number;
   acctPort: number;
+  /** The RadSec listener when RADSEC_ENABLED (its port: an ephemeral one when RADSEC_PORT is 0). */
+  radsec: RadsecListener | undefined;
   stop(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export interface RadiusDeps {
   ctx?: RadiusCtx;
   /** The app's metrics (startService shares the HTTP app's, served at /metrics); made when not given. */
   metrics?: Metrics;
+  /** The app's open RadSec connections (createAppDeps); made when not given. */
+  peers?: RadsecPeers;
 }
 
 /** NASes retransmit after a few seconds, a handful of times; 30 s covers that with room to spare. */
@@ -75,9 +81,10 @@ async function bindNamed(host: string, port: number, portVariable: string): Prom
   }
 }
 
-export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics() }: RadiusDeps): Promise<RadiusListener> {
+export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics(), peers: givenPeers }: RadiusDeps): Promise<RadiusListener> {
   ensureDictionaries();
-  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db }) };
+  const peers = givenPeers ?? (given?.radsecPeers instanceof RadsecPeers ? given.radsecPeers : new RadsecPeers());
+  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db, radsec: peers }), radsecPeers: peers };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
   const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval) };
   const events = new RadiusEvents(metrics, log);
@@ -92,12 +99,22 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     }
   };
   const handler = new PacketHandler({ config, log, nas: new NasLookup(ctx), access, account: createBatchedWriter(db, writeBatch), events });
+  // The TLS material first: it may wait on the database (the CA), which must not hold sockets open.
+  const tls = config.radsec.enabled ? await radsecTlsMaterial(ctx, config) : undefined;
   const auth = await bindNamed(config.radius.host, config.radius.authPort, "RADIUS_AUTH_PORT");
   let acct: Socket;
+  let radsec: RadsecListener | undefined;
   try {
     acct = await bindNamed(config.radius.host, config.radius.acctPort, "RADIUS_ACCT_PORT");
   } catch (err) {
     auth.close();
+    throw err;
+  }
+  try {
+    if (tls) radsec = await startRadsec({ config, log, ctx, handler, events, peers }, tls);
+  } catch (err) {
+    auth.close();
+    acct.close();
     throw err;
   }
   /** Packets being processed, and who waits for the last one to finish (stop). */
@@ -176,10 +193,12 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   return {
     authPort,
     acctPort,
+    radsec,
     stop() {
       stopping ??= (async () => {
         closed = true;
         clearInterval(housekeeping);
+        await radsec?.stop();
         await Promise.all([auth, acct].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
         if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
       })();
