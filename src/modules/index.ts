@@ -4,6 +4,7 @@ import { analyticsRoutes } from "./analytics/analytics.routes.js";
 import { campaignRoutes } from "./campaigns/campaigns.routes.js";
 import type { Ctx } from "./context.js";
 import { controllerRoutes } from "./controllers/controllers.routes.js";
+import { deviceCertificateRoutes } from "./device-certificates/device-certificates.routes.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import { guestRoutes } from "./guests/guests.routes.js";
 import { locationRoutes } from "./locations/locations.routes.js";
@@ -19,6 +20,7 @@ export function registerApiModules(api: ApiRouter<Ctx>): void {
   locationRoutes(api);
   campaignRoutes(api);
   deviceRoutes(api);
+  deviceCertificateRoutes(api);
   subUserRoutes(api);
   guestRoutes(api);
   analyticsRoutes(api);
