@@ -22,6 +22,12 @@ export interface RadsecConfig {
    */
   caCert: string | undefined;
   caKey: string | undefined;
+  /**
+   * RADSEC_CLIENT_CA_FILE (PEM, one or more): CAs of certificates the service did not issue but
+   * trusts (Meraki's device CA). Such a client may send requests for any registered device, which
+   * is then found by the request's attributes as over UDP; its revocation is its CA's business.
+   */
+  clientCas: string[];
   /** RADSEC_DEVICE_CERT_DAYS: how long an issued device certificate is valid. */
   deviceCertDays: number;
   /** RADSEC_IDLE_TIMEOUT: seconds without a packet either way before a connection is closed. */
@@ -65,6 +71,16 @@ export function radsecConfig(read: ConfigReaders, radiusHost: string, publicUrl:
   const caKey = read.fileText("RADSEC_CA_KEY");
   validPem(read, "RADSEC_CA_CERT", "RADSEC_CA_KEY", caCert, caKey);
   if (caCert !== undefined && !new X509Certificate(caCert).ca) read.fail("RADSEC_CA_CERT must be a CA certificate (basicConstraints CA:TRUE)");
+  const clientCaText = read.fileText("RADSEC_CLIENT_CA_FILE");
+  const clientCas = clientCaText?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (clientCaText !== undefined && clientCas.length === 0) read.fail("RADSEC_CLIENT_CA_FILE must name a file of PEM certificates");
+  for (const pem of clientCas) {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      read.fail("RADSEC_CLIENT_CA_FILE holds a certificate that cannot be read");
+    }
+  }
   const publicHost = new URL(publicUrl).hostname.replace(/^\[|\]$/g, "");
   const names = read
     .str("RADSEC_SERVER_NAMES", [publicHost, "localhost", "127.0.0.1", "::1"].filter((n, i, all) => all.indexOf(n) === i).join(","))
@@ -85,8 +101,9 @@ export function radsecConfig(read: ConfigReaders, radiusHost: string, publicUrl:
     serverNames: names,
     caCert,
     caKey,
+    clientCas,
     deviceCertDays: read.int("RADSEC_DEVICE_CERT_DAYS", 730, 1, 3650),
-    idleTimeoutSeconds: read.int("RADSEC_IDLE_TIMEOUT", 600, 10, 86400),
+    idleTimeoutSeconds: read.int("RADSEC_IDLE_TIMEOUT", 600, 1, 86400),
     handshakeTimeoutMs: read.int("RADSEC_HANDSHAKE_TIMEOUT_MS", 10_000, 100, 120_000),
     maxConnections: read.int("RADSEC_MAX_CONNECTIONS", 20_000, 1, 1_000_000),
   };

@@ -11,6 +11,7 @@ export interface User {
 export interface Settings {
   public_url: string;
   radius: { auth_port: number; acct_port: number };
+  radsec: { enabled: boolean; port: number };
   model_families: Record<string, string>;
   providers: Record<"facebook" | "twitter" | "instagram" | "linkedin" | "sms", boolean>;
   controller_types: string[];

@@ -198,6 +198,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
       settings: {
         public_url: config.publicUrl,
         radius: { auth_port: config.radius.authPort, acct_port: config.radius.acctPort },
+        radsec: { enabled: config.radsec.enabled, port: config.radsec.port },
         // The gateway family of each model, for the device page's setup steps.
         model_families: Object.fromEntries(DEVICE_MODELS.map((m) => [m.id, m.family])),
         providers: {

@@ -61,7 +61,8 @@ export interface PacketHandlerDeps {
  */
 export interface TlsOrigin {
   secret: RadiusSecret;
-  accountId: number;
+  /** The account the certificate speaks for; undefined for an operator-trusted CA's (any registered device). */
+  accountId: number | undefined;
   /** Told which access point a verified request named (CoA for it goes back over this connection). */
   heard(deviceId: number): void;
 }
@@ -129,7 +130,7 @@ export class PacketHandler {
     const nas = found instanceof Promise ? await found : found;
     if (!nas) return this.drop(kind, "unknown access point");
     const { device } = nas;
-    if (tls && device.account_id !== tls.accountId) return this.drop(kind, "access point of another account", device.id);
+    if (tls?.accountId !== undefined && device.account_id !== tls.accountId) return this.drop(kind, "access point of another account", device.id);
     const secret = tls ? tls.secret : this.secretOf(device.radius_secret);
     const ma = checkMessageAuthenticator(packet, secret);
     if (ma === "invalid") return this.drop(kind, "bad Message-Authenticator", device.id);

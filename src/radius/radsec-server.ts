@@ -12,7 +12,7 @@
  * stream cannot be resynchronised); a connection with 256 requests in flight, or with replies it
  * does not read, is not read further until it catches up.
  */
-import type { X509Certificate } from "node:crypto";
+import { X509Certificate } from "node:crypto";
 import { type TLSSocket, type Server as TlsServer, createServer } from "node:tls";
 import type { FastifyBaseLogger } from "fastify";
 import { type Config, ListenError } from "../config.js";
@@ -61,13 +61,18 @@ export interface RadsecDeps {
 export interface TlsMaterial {
   cert: string;
   key: string;
+  /** The service's CA first, then the operator-trusted ones (RADSEC_CLIENT_CA_FILE). */
   ca: string[];
 }
+
+/** Whom a connection speaks for: a device (and its account) by its issued certificate, or an operator-trusted gateway. */
+type Identity = { kind: "device"; serial: string; holder: CertificateHolder } | { kind: "operator"; serial: string };
 
 /** The server's certificate (RADSEC_CERT, or one issued now by the CA for RADSEC_SERVER_NAMES) and the CA clients must chain to. */
 export async function radsecTlsMaterial(ctx: RadiusCtx, config: Readonly<Config>): Promise<TlsMaterial> {
   const ca = await serviceCa(ctx.db, config);
-  if (config.radsec.serverCert && config.radsec.serverKey) return { cert: config.radsec.serverCert, key: config.radsec.serverKey, ca: [ca.certificate] };
+  const trusted = [ca.certificate, ...config.radsec.clientCas];
+  if (config.radsec.serverCert && config.radsec.serverKey) return { cert: config.radsec.serverCert, key: config.radsec.serverKey, ca: trusted };
   const now = Date.now();
   const issued = await issueCertificate(ca, {
     commonName: config.radsec.serverNames[0] ?? "localhost",
@@ -76,7 +81,7 @@ export async function radsecTlsMaterial(ctx: RadiusCtx, config: Readonly<Config>
     notBefore: new Date(now - 5 * 60_000),
     notAfter: new Date(now + 365 * 86_400_000),
   });
-  return { cert: `${issued.certificate}${ca.certificate}`, key: issued.privateKey, ca: [ca.certificate] };
+  return { cert: `${issued.certificate}${ca.certificate}`, key: issued.privateKey, ca: trusted };
 }
 
 export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<RadsecListener> {
@@ -111,14 +116,21 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
     private ended = false;
     readonly origin: TlsOrigin;
 
+    readonly serial: string;
+
     constructor(
       private readonly socket: TLSSocket,
-      readonly serial: string,
-      readonly holder: CertificateHolder,
+      readonly identity: Identity,
     ) {
+      this.serial = identity.serial;
       this.remoteAddress = socket.remoteAddress ?? "";
       this.remotePort = socket.remotePort ?? 0;
-      this.origin = { secret, accountId: holder.account_id, heard: (deviceId) => peers.heard(this, deviceId) };
+      const accountId = identity.kind === "device" ? identity.holder.account_id : undefined;
+      this.origin = { secret, accountId, heard: (deviceId) => peers.heard(this, deviceId) };
+    }
+
+    private get deviceId(): number | undefined {
+      return this.identity.kind === "device" ? this.identity.holder.device_id : undefined;
     }
 
     start(): void {
@@ -139,7 +151,7 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
       while (buf.length >= 4) {
         const length = buf.readUInt16BE(2);
         if (length < HEADER || length > MAX_PACKET) {
-          events.drop("access", "radsec packet length out of range", { deviceId: this.holder.device_id });
+          events.drop("access", "radsec packet length out of range", { deviceId: this.deviceId });
           this.close("bad packet length");
           return;
         }
@@ -178,7 +190,7 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
       let reply: Buffer | undefined;
       try {
         // A certificate revoked on another instance is seen here within HOLDER_TTL_MS.
-        const holder = await holderOf(this.serial);
+        const holder = this.identity.kind === "device" ? await holderOf(this.serial) : true;
         if (!holder) {
           this.close("certificate revoked or expired");
         } else {
@@ -245,7 +257,7 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
 
     close(reason: string): void {
       if (this.ended) return;
-      log.debug({ peer: this.remoteAddress, deviceId: this.holder.device_id, reason }, "radsec connection closed");
+      log.debug({ peer: this.remoteAddress, deviceId: this.deviceId, reason }, "radsec connection closed");
       this.socket.destroy();
       this.gone();
     }
@@ -259,26 +271,45 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
     }
   }
 
+  const serviceCaFingerprint = new X509Certificate(tls.ca[0]).fingerprint256;
+  /** The handshake verified the chain; whether it ends at the service's CA decides how the client is identified. */
+  const issuedByService = (socket: TLSSocket): boolean => {
+    let c = socket.getPeerCertificate(true);
+    for (let depth = 0; c && depth < 10; depth++) {
+      if (c.fingerprint256 === serviceCaFingerprint) return true;
+      if (!c.issuerCertificate || c.issuerCertificate === c) return c.fingerprint256 === serviceCaFingerprint;
+      c = c.issuerCertificate;
+    }
+    return false;
+  };
+
+  const identify = async (socket: TLSSocket): Promise<Identity | undefined> => {
+    const cert = socket.getPeerX509Certificate();
+    if (!cert) return undefined;
+    const serial = normalizeSerial(cert);
+    if (!issuedByService(socket)) return tls.ca.length > 1 ? { kind: "operator", serial } : undefined;
+    const holder = await holderOf(serial);
+    return holder ? { kind: "device", serial, holder } : undefined;
+  };
+
   const accept = async (socket: TLSSocket) => {
     socket.pause();
-    const cert = socket.getPeerX509Certificate();
-    const serial = cert ? normalizeSerial(cert) : undefined;
-    let holder: CertificateHolder | undefined;
+    let identity: Identity | undefined;
     try {
-      holder = serial ? await holderOf(serial) : undefined;
+      identity = await identify(socket);
     } catch (err) {
       log.error({ err }, "radsec: certificate look-up failed; connection closed, the client will reconnect");
     }
     if (closed || socket.destroyed) return socket.destroy();
-    if (!serial || !holder) {
-      events.drop("access", "radsec certificate unknown, revoked or expired", { serial });
+    if (!identity) {
+      events.drop("access", "radsec certificate unknown, revoked or expired");
       return socket.destroy();
     }
     if (active.size >= cfg.maxConnections) {
       const [oldest] = active.keys();
       oldest?.close("room for a new connection");
     }
-    const c = new Connection(socket, serial, holder);
+    const c = new Connection(socket, identity);
     active.set(c, true);
     peers.add(c);
     c.start();

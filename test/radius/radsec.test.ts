@@ -6,14 +6,15 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { issueCredential } from "../../src/radius/portal-credentials.js";
 import { issueDeviceCertificate, revokeDeviceCertificates, closeRevokedConnections } from "../../src/modules/device-certificates/device-certificates.service.js";
+import { createCa, issueCertificate } from "../../src/modules/device-certificates/certificate-authority.js";
 import { DIALECTS } from "../helpers/db.js";
 import { radclient } from "./radclient.js";
 import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
+import { RADSEC_ENV } from "./radsec-fixtures.js";
 import { PROXY_UDP_SECRET, type RadsecProxy, startRadsecproxy } from "./radsecproxy.js";
 
 const OPTIONS = { session_time_limit: 3600, max_bandwidth_up: 125_000, max_bandwidth_down: 250_000, daily_bandwidth_cap: 500_000_000 };
 
-export const RADSEC_ENV = { RADSEC_ENABLED: "true", RADSEC_HOST: "127.0.0.1", RADSEC_PORT: "0" };
 
 for (const dialect of DIALECTS) {
   describe(`radsec through radsecproxy (${dialect})`, () => {
@@ -90,6 +91,29 @@ for (const dialect of DIALECTS) {
         assert.equal(refused.code, undefined, `no answer through a revoked certificate: ${refused.output}`);
       } finally {
         await p2.stop();
+      }
+    });
+
+    it("refuses radsecproxy with an expired certificate and with one from a foreign CA", async () => {
+      const device = await t.db.selectFrom("devices").selectAll().where("id", "=", ap.id).executeTakeFirstOrThrow();
+      const expired = await issueDeviceCertificate(t.deps, t.radiusConfig, device, { notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) });
+      const foreignCa = await createCa("Somebody else", 10);
+      const foreign = await issueCertificate(foreignCa, { commonName: ap.mac, usage: "client", notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 86_400_000) });
+      for (const [what, cert] of [
+        ["expired", { certificate: expired.issued.certificate, privateKey: expired.issued.privateKey }],
+        ["foreign", { certificate: foreign.certificate, privateKey: foreign.privateKey }],
+      ] as const) {
+        const p = await startRadsecproxy(t.radius.radsec!.port, { caCertificate: expired.caCertificate, ...cert });
+        try {
+          const client = randomMac();
+          const cred = await credentialFor(client);
+          const r = await radclient(p.udpPort, "auth", PROXY_UDP_SECRET, papRequest(ap.mac, client, cred.username, cred.password), 3);
+          assert.equal(r.code, undefined, `${what}: no answer (${r.output})`);
+          const used = await t.db.selectFrom("portal_credentials").select("used_at").where("username", "=", cred.username).executeTakeFirstOrThrow();
+          assert.equal(used.used_at, null, `${what}: the request never reached the handler`);
+        } finally {
+          await p.stop();
+        }
       }
     });
   });
