@@ -25,7 +25,7 @@ export interface ProxyTls {
   privateKey: string;
 }
 
-export async function startRadsecproxy(serverPort: number, tls: ProxyTls, extra: { statusServer?: boolean; tlsVersion?: string } = {}): Promise<RadsecProxy> {
+export async function startRadsecproxy(serverPort: number, tls: ProxyTls, extra: { statusServer?: boolean; tlsVersion?: string; logLevel?: number } = {}): Promise<RadsecProxy> {
   const dir = mkdtempSync(join(tmpdir(), "radsecproxy-"));
   const udpPort = await freeUdpPort();
   writeFileSync(join(dir, "ca.pem"), tls.caCertificate);
@@ -36,7 +36,7 @@ export async function startRadsecproxy(serverPort: number, tls: ProxyTls, extra:
   writeFileSync(
     join(dir, "radsecproxy.conf"),
     `ListenUDP 127.0.0.1:${udpPort}
-LogLevel 4
+LogLevel ${extra.logLevel ?? 4}
 LogDestination file://${logFile}
 tls gateway {
     CACertificateFile ${join(dir, "ca.pem")}
@@ -63,7 +63,7 @@ realm * {
 }
 `,
   );
-  const child: ChildProcess = spawn(RADSECPROXY, ["-f", "-c", join(dir, "radsecproxy.conf"), "-d", "4"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(RADSECPROXY, ["-f", "-c", join(dir, "radsecproxy.conf"), "-d", String(extra.logLevel ?? 4)], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
