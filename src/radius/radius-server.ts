@@ -15,7 +15,6 @@ import { type Metrics, createMetrics } from "../metrics.js";
 import { ListenError } from "../config.js";
 import { NasLookup } from "./nas-lookup.js";
 import { PacketTime } from "./packet-time.js";
-import { ensureDictionaries } from "./radius-codec.js";
 import { createRepositories } from "../modules/context.js";
 import { closeStaleSessions, runDatabaseHousekeeping } from "./housekeeping.js";
 import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
@@ -82,7 +81,6 @@ async function bindNamed(host: string, port: number, portVariable: string): Prom
 }
 
 export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics(), peers: givenPeers }: RadiusDeps): Promise<RadiusListener> {
-  ensureDictionaries();
   const peers = givenPeers ?? (given?.radsecPeers instanceof RadsecPeers ? given.radsecPeers : new RadsecPeers());
   const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db, radsec: peers }), radsecPeers: peers };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.

@@ -135,7 +135,6 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
 
     start(): void {
       const s = this.socket;
-      s.setNoDelay(true);
       s.setTimeout(idleMs, () => this.close("idle"));
       s.on("data", (chunk: Buffer) => this.read(chunk));
       s.on("drain", () => this.maybeResume());
@@ -324,6 +323,8 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
     minVersion: "TLSv1.2",
     maxVersion: "TLSv1.3",
     handshakeTimeout: cfg.handshakeTimeoutMs,
+    // On the accepted TCP socket itself: a reply must not wait for the peer's delayed ACK (Nagle).
+    noDelay: true,
   });
   server.maxConnections = cfg.maxConnections + HANDSHAKE_RESERVE;
   server.on("secureConnection", (socket) => void accept(socket));
