@@ -38,20 +38,22 @@ export class Dictionary {
     let vendor = NO_VENDOR;
     for (const raw of text.split("\n")) {
       const line = raw.replace(/#.*/, "").replace(/\s+/g, " ");
-      let m = /^\s*VENDOR\s+(\S+)\s+(\d+)/.exec(line);
-      if (m) {
-        this.vendorIds.set(m[1], Number(m[2]));
+      const vendorLine = /^\s*VENDOR\s+(\S+)\s+(\d+)/.exec(line);
+      if (vendorLine) {
+        this.vendorIds.set(vendorLine[1], Number(vendorLine[2]));
         continue;
       }
-      if ((m = /^\s*BEGIN-VENDOR\s+(\S+)/.exec(line))) {
-        vendor = this.vendorIds.get(m[1]) ?? NO_VENDOR;
+      const begin = /^\s*BEGIN-VENDOR\s+(\S+)/.exec(line);
+      if (begin) {
+        vendor = this.vendorIds.get(begin[1]) ?? NO_VENDOR;
         continue;
       }
       if (/^\s*END-VENDOR/.test(line)) {
         vendor = NO_VENDOR;
         continue;
       }
-      if ((m = /^\s*ATTRIBUTE\s+(\S+)\s+(\d+)\s+(\S+)\s*(.+)?/.exec(line))) {
+      const m = /^\s*ATTRIBUTE\s+(\S+)\s+(\d+)\s+(\S+)\s*(.+)?/.exec(line);
+      if (m) {
         const t = this.table(vendor);
         const id = Number(m[2]);
         let def = t.byId.get(id);
@@ -70,15 +72,16 @@ export class Dictionary {
         t.byName.set(m[1], def);
         continue;
       }
-      if ((m = /^\s*VALUE\s+(\S+)\s+(\S+)\s+(\d+)/.exec(line))) {
+      const v = /^\s*VALUE\s+(\S+)\s+(\S+)\s+(\d+)/.exec(line);
+      if (v) {
         const t = this.table(vendor);
-        let def = t.byName.get(m[1]);
+        let def = t.byName.get(v[1]);
         if (!def) {
           def = { id: undefined, name: undefined, type: undefined, flags: undefined, names: {}, numbers: {} };
-          t.byName.set(m[1], def);
+          t.byName.set(v[1], def);
         }
-        def.names[m[3]] = m[2];
-        def.numbers[m[2]] = m[3];
+        def.names[v[3]] = v[2];
+        def.numbers[v[2]] = v[3];
       }
     }
   }
