@@ -10,6 +10,11 @@
  * portal credentials. Accounting-Requests are Interim-Updates with growing counters, each session
  * several times, so every packet carries new octets to add (nothing is a no-op repeat).
  *
+ * RadSec (issue 28): the same Access-Requests, from radclient through Debian's radsecproxy (the
+ * gateway side, one per server, same settings) over TLS to our RadSec listener, and to FreeRADIUS's
+ * TLS listener (its `tls` site's shape), with certificates of the service's CA for both. Target:
+ * ours at least 0.8 of FreeRADIUS.
+ *
  * This file is also the target process: started with --radius-target it runs our service with
  * HTTP off, as `guestwifi serve --radius-only` does.
  */
@@ -27,6 +32,9 @@ import { createRepositories } from "../src/modules/context.js";
 import { recordLogin } from "../src/modules/guests/guest-activity.service.js";
 import { startService } from "../src/server.js";
 import { cpuMicros } from "./support/load.js";
+import { serviceCa, issueDeviceCertificate } from "../src/modules/device-certificates/device-certificates.service.js";
+import { issueCertificate } from "../src/modules/device-certificates/certificate-authority.js";
+import { PROXY_UDP_SECRET, startRadsecproxy } from "../test/radius/radsecproxy.js";
 import { freePort, freeradiusConfig, radclientRate, startProcess, stopProcess } from "./support/radius-peers.js";
 
 const SECRET = "bench-secret-4f9a";
@@ -43,7 +51,13 @@ const THIS_FILE = fileURLToPath(import.meta.url);
 const clientMac = (i: number) => `AA-BB-CC-${((i >> 16) & 255).toString(16).padStart(2, "0")}-${((i >> 8) & 255).toString(16).padStart(2, "0")}-${(i & 255).toString(16).padStart(2, "0")}`.toUpperCase();
 
 /** Our database: one account, a location with every option on, the AP, and GUESTS returning guests. */
-async function seed(dbFile: string): Promise<void> {
+interface BenchTls {
+  ca: string;
+  device: { certificate: string; privateKey: string };
+  freeradius: { certificate: string; privateKey: string };
+}
+
+async function seed(dbFile: string): Promise<BenchTls> {
   const db = createDatabase(`sqlite:${dbFile}`);
   await migrateToLatest(db);
   const repos = createRepositories();
@@ -59,10 +73,17 @@ async function seed(dbFile: string): Promise<void> {
     max_bandwidth_down: REPLY.downBytes, daily_bandwidth_cap: 1_000_000_000_000, content_filter: 0,
     dns_server_1: "", dns_server_2: "", whitelist: "", blacklist: "", updated_at: now,
   });
-  await repos.devices.insert(db, {
+  const deviceId = await repos.devices.insert(db, {
     account_id: accountId, location_id: locationId, model_id: "bench-ap", name: "Bench AP", mac_address: AP_MAC,
     radius_secret: SECRET, last_upgraded: null, last_heard_at: null, create_date: now, update_date: now,
   });
+  // RadSec: the AP's client certificate and FreeRADIUS's server certificate, both from the service's CA.
+  const config = loadConfig({});
+  const device = await db.selectFrom("devices").selectAll().where("id", "=", deviceId).executeTakeFirstOrThrow();
+  const bundle = await issueDeviceCertificate({ db, repos }, config, device);
+  const ca = await serviceCa(db, config);
+  const t = Date.now();
+  const fr = await issueCertificate(ca, { commonName: "127.0.0.1", usage: "server", altNames: ["127.0.0.1", "localhost"], notBefore: new Date(t - 60_000), notAfter: new Date(t + 86_400_000) });
   for (let i = 0; i < GUESTS; i++) {
     await recordLogin(db, {
       accountId, locationId, timezone: "America/Chicago", campaignId: 0, deviceId: null, loginType: "Muser",
@@ -70,6 +91,7 @@ async function seed(dbFile: string): Promise<void> {
     });
   }
   await db.destroy();
+  return { ca: ca.certificate, device: { certificate: bundle.issued.certificate, privateKey: bundle.issued.privateKey }, freeradius: fr };
 }
 
 function accessFile(file: string): void {
@@ -104,6 +126,13 @@ function accountingFile(file: string, tag: string): number {
 const rate = (port: number, kind: "auth" | "acct", file: string, repeat: number) =>
   radclientRate({ port, kind, file, repeat, parallel: PARALLEL, secret: SECRET, limitMs: RADCLIENT_LIMIT_MS });
 
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+async function cpuOf(pid: number): Promise<number> {
+  const { readFile } = await import("node:fs/promises");
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function serveTarget(): Promise<void> {
   const config = loadConfig();
   const service = await startService(config, { http: false, radius: true });
@@ -121,10 +150,17 @@ export default async function radiusBench(): Promise<void> {
   try {
     const dbFile = join(dir, "bench.db");
     const t0 = Date.now();
-    await seed(dbFile);
-    const [ourAuth, ourAcct, frAuth, frAcct] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const tls = await seed(dbFile);
+    const [ourAuth, ourAcct, frAuth, frAcct, ourTls, frTls] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const frDir = join(dir, "freeradius");
-    freeradiusConfig(frDir, frAuth, frAcct, SECRET, Array.from({ length: GUESTS }, (_, i) => clientMac(i)), REPLY);
+    const pem = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text, { mode: 0o600 });
+      return join(dir, name);
+    };
+    const frCertFile = pem("fr.pem", tls.freeradius.certificate);
+    const frKeyFile = pem("fr.key", tls.freeradius.privateKey);
+    const caFile = pem("ca.pem", tls.ca);
+    freeradiusConfig(frDir, frAuth, frAcct, SECRET, Array.from({ length: GUESTS }, (_, i) => clientMac(i)), REPLY, { port: frTls, certFile: frCertFile, keyFile: frKeyFile, caFile });
     const access = join(dir, "access.txt");
     accessFile(access);
     console.log(`setup: ${GUESTS} returning guests, radclient -p ${PARALLEL}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -134,7 +170,7 @@ export default async function radiusBench(): Promise<void> {
     const ours = await startProcess(
       process.execPath,
       [...profile, "--import", "tsx", THIS_FILE, "--radius-target"],
-      { DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: "warn", RADIUS_HOST: "127.0.0.1", RADIUS_AUTH_PORT: String(ourAuth), RADIUS_ACCT_PORT: String(ourAcct), RADIUS_INTERIM_INTERVAL: String(REPLY.interim) },
+      { DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: "warn", RADIUS_HOST: "127.0.0.1", RADIUS_AUTH_PORT: String(ourAuth), RADIUS_ACCT_PORT: String(ourAcct), RADIUS_INTERIM_INTERVAL: String(REPLY.interim), RADSEC_ENABLED: "true", RADSEC_HOST: "127.0.0.1", RADSEC_PORT: String(ourTls) },
       /radius target ready/,
     );
     children.push(ours);
@@ -176,6 +212,32 @@ export default async function radiusBench(): Promise<void> {
     console.log(`best of ${ROUNDS} rounds; ${GUESTS * ACCESS_REPEAT} Access-Requests and ${GUESTS * INTERIMS_PER_SESSION} Accounting-Requests per round`);
     line("Access-Request", "auth");
     line("Accounting-Request", "acct");
+
+    // RadSec: radclient -> radsecproxy (UDP in, TLS out) -> each server, the same requests.
+    const proxyTls = { caCertificate: tls.ca, ...tls.device };
+    const toOurs = await startRadsecproxy(ourTls, proxyTls, { logLevel: 1 });
+    const toFr = await startRadsecproxy(frTls, proxyTls, { logLevel: 1 });
+    try {
+      const viaProxy = (port: number, repeat: number) => radclientRate({ port, kind: "auth", file: access, repeat, parallel: PARALLEL, secret: PROXY_UDP_SECRET, limitMs: RADCLIENT_LIMIT_MS });
+      await viaProxy(toOurs.udpPort, 1);
+      await viaProxy(toFr.udpPort, 1);
+      const tlsBest = { ours: 0, freeradius: 0 };
+      const cpu = { ours: 0, requests: 0 };
+      for (let round = 0; round < ROUNDS; round++) {
+        const before = await cpuOf(ours.pid!);
+        tlsBest.ours = Math.max(tlsBest.ours, await viaProxy(toOurs.udpPort, ACCESS_REPEAT));
+        cpu.ours += (await cpuOf(ours.pid!)) - before;
+        cpu.requests += GUESTS * ACCESS_REPEAT;
+        tlsBest.freeradius = Math.max(tlsBest.freeradius, await viaProxy(toFr.udpPort, ACCESS_REPEAT));
+      }
+      console.log(
+        `${"Access-Request RadSec".padEnd(22)} ours (SQLite) ${Math.round(tlsBest.ours).toString().padStart(6)} req/s   FreeRADIUS 3.2 ${Math.round(tlsBest.freeradius).toString().padStart(6)} req/s   ratio ${(tlsBest.ours / tlsBest.freeradius).toFixed(2)} (target >= 0.80)`,
+      );
+      console.log(`RadSec CPU of our process: ${((cpu.ours / cpu.requests) * 1e6).toFixed(0)} µs per Access-Request (through radsecproxy, same run)`);
+    } finally {
+      await toOurs.stop();
+      await toFr.stop();
+    }
 
     // The work was real: every session stored, every octet counted once.
     await stopProcess(ours);

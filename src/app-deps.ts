@@ -13,25 +13,30 @@ import { type SmsCodeRepository, createSmsCodeRepository } from "./portal/sms/sm
 import { type RadiusCtx, type RadiusRepository, createRadiusRepository } from "./radius/radius.repository.js";
 import { createSessionControl } from "./radius/session-control.js";
 import { createDeviceConfigs } from "./gateways/device-configs.js";
+import { RadsecPeers } from "./radius/radsec-peers.js";
 
 export interface AppDeps extends Ctx, RadiusCtx {
   readonly radius: RadiusRepository;
   readonly smsCodes: SmsCodeRepository;
   /** This app's Prometheus registry and counters (GET /metrics). */
   readonly metrics: Metrics;
+  /** RadSec connections open on this instance: CoA goes back over them, revocation closes them. */
+  readonly radsecPeers: RadsecPeers;
 }
 
 export function createAppDeps(db: DB): AppDeps {
   const metrics = createMetrics();
   const pool = poolStats(db);
   if (pool) metrics.watchPool(pool);
+  const radsecPeers = new RadsecPeers();
   return {
     db,
     repos: createRepositories(),
     radius: createRadiusRepository(),
     smsCodes: createSmsCodeRepository(),
     metrics,
-    sessionControl: createSessionControl({ db }),
+    sessionControl: createSessionControl({ db, radsec: radsecPeers }),
     deviceConfigs: createDeviceConfigs(),
+    radsecPeers,
   };
 }

@@ -11,6 +11,7 @@ import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 import { PROJECT_ROOT } from "./project-root.js";
 import { MAX_CREDENTIAL_TTL_SECONDS } from "./durations.js";
+import { type RadsecConfig, radsecConfig } from "./radsec-config.js";
 
 export class ConfigError extends Error {}
 
@@ -177,6 +178,8 @@ export interface Config {
     /** Attempts of one CoA/Disconnect request before it is recorded as unanswered. */
     coaAttempts: number;
   };
+  /** RADIUS over TLS (RFC 6614): src/radsec-config.ts. */
+  radsec: RadsecConfig;
   oauth: Partial<Record<"facebook" | "twitter" | "instagram" | "linkedin", OAuthProviderConfig>>;
   twilio: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
   smsCodeTtlSeconds: number;
@@ -485,6 +488,19 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       coaTimeoutMs: int(env, "RADIUS_COA_TIMEOUT_MS", 1000, 50, 30000),
       coaAttempts: int(env, "RADIUS_COA_ATTEMPTS", 3, 1, 10),
     },
+    radsec: radsecConfig(
+      {
+        str: (name, fallback) => str(env, name, fallback),
+        int: (name, fallback, min, max) => int(env, name, fallback, min, max),
+        bool: (name, fallback) => bool(env, name, fallback),
+        fileText: (name) => fileText(env, name),
+        fail: (message) => {
+          throw new ConfigError(message);
+        },
+      },
+      str(env, "RADIUS_HOST", "0.0.0.0"),
+      url(env, "PUBLIC_URL", `http://localhost:${port}`)!,
+    ),
     oauth,
     twilio:
       twilioSid && twilioToken && twilioFrom

@@ -6,7 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-export type RadiusType = "access" | "accounting";
+export type RadiusType = "access" | "accounting" | "status";
 /** accept/reject: an Access-Request answered; accounted: an Accounting-Request written and answered;
  * resent: a retransmission answered from the duplicate cache; drop: no answer (see reason);
  * error: a fault (database) left it unanswered, the NAS retries. */

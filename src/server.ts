@@ -76,7 +76,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     if (opts.radius ?? config.radius.enabled) {
       // RADIUS on connections of its own (PostgreSQL): its bursts queue there, not in front of HTTP's requests.
       radiusDb = config.radius.databasePoolSize > 0 ? createSiblingDatabase(db, config.radius.databasePoolSize) : db;
-      radius = await startRadius({ db: radiusDb, config, log: app.log, ctx: { ...deps, db: radiusDb }, metrics: deps.metrics });
+      radius = await startRadius({ db: radiusDb, config, log: app.log, ctx: { ...deps, db: radiusDb }, metrics: deps.metrics, peers: deps.radsecPeers });
     }
     if (opts.jobs !== false) {
       if (config.webhooks.worker) webhooks = startWebhookWorker(db, config.webhooks, app.log, deps.repos.webhooks);

@@ -29,7 +29,15 @@ export async function freePort(): Promise<number> {
  * required like ours), the files module answering `users` (each user's password is its MAC, with the
  * same reply attributes as ours), pap, and detail storing accounting as FreeRADIUS's default site does.
  */
-export function freeradiusConfig(dir: string, authPort: number, acctPort: number, secret: string, users: string[], reply: ReplyValues): void {
+/** A RadSec listener for FreeRADIUS (its `tls` site's shape): TLS over TCP, the clients' certificates checked against `caFile`. */
+export interface FreeradiusTls {
+  port: number;
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+}
+
+export function freeradiusConfig(dir: string, authPort: number, acctPort: number, secret: string, users: string[], reply: ReplyValues, tls?: FreeradiusTls): void {
   for (const d of ["log", "run", "radacct"]) mkdirSync(join(dir, d), { recursive: true });
   writeFileSync(
     join(dir, "radiusd.conf"),
@@ -74,6 +82,13 @@ client localhost {
 	secret = ${secret}
 	require_message_authenticator = yes
 }
+clients radsec {
+	client radsecproxy {
+		ipaddr = 127.0.0.1
+		proto = tls
+		secret = radsec
+	}
+}
 modules {
 	files {
 		filename = \${confdir}/users
@@ -98,7 +113,32 @@ server default {
 		ipaddr = 127.0.0.1
 		port = ${acctPort}
 	}
-	authorize {
+${
+  tls
+    ? `	listen {
+		ipaddr = 127.0.0.1
+		port = ${tls.port}
+		type = auth+acct
+		proto = tcp
+		clients = radsec
+		limit {
+			max_connections = 16
+			lifetime = 0
+			idle_timeout = 600
+		}
+		tls {
+			private_key_file = ${tls.keyFile}
+			certificate_file = ${tls.certFile}
+			ca_file = ${tls.caFile}
+			require_client_cert = yes
+			tls_min_version = "1.2"
+			cipher_list = "DEFAULT"
+			fragment_size = 8192
+		}
+	}
+`
+    : ""
+}	authorize {
 		files
 		pap
 	}
@@ -131,7 +171,7 @@ export function startProcess(cmd: string, args: string[], env: Record<string, st
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`${cmd} did not start:\n${out}`));
-    }, 30_000);
+    }, 120_000); // a RadSec target makes its server certificate first: seconds on a busy machine
     const onData = (d: Buffer) => {
       out += d;
       if (ready.test(out)) {

@@ -14,6 +14,7 @@ export interface Settings {
   public_url_warning: string;
   /** Where gateways send RADIUS: RADIUS_PUBLIC_HOST, else the host of PUBLIC_URL. */
   radius: { host: string; auth_port: number; acct_port: number };
+  radsec: { enabled: boolean; port: number };
   model_families: Record<string, string>;
   providers: Record<"facebook" | "twitter" | "instagram" | "linkedin" | "sms", boolean>;
   controller_types: string[];

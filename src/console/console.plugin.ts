@@ -238,6 +238,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
         // Said on every page while PUBLIC_URL is one no gateway can reach ("" when it is fine).
         public_url_warning: loopbackWarning(config.publicUrl) ?? "",
         radius: { host: radiusPublicHost(config.publicUrl, config.radiusPublicHost), auth_port: config.radius.authPort, acct_port: config.radius.acctPort },
+        radsec: { enabled: config.radsec.enabled, port: config.radsec.port },
         // The gateway family of each model, for the device page's setup steps.
         model_families: Object.fromEntries(DEVICE_MODELS.map((m) => [m.id, m.family])),
         providers: {

@@ -11,6 +11,7 @@ import { type Kysely, type Migration, sql } from "kysely";
 import { dialectOf } from "./dialect.js";
 import * as baseline from "./migrations/2026-11-27T0000-baseline.js";
 import * as ownerEmailCase from "./migrations/2026-11-27T0200-owner-email-case.js";
+import * as deviceCertificates from "./migrations/2026-11-27T0400-device-certificates.js";
 import * as openSessionsByAddress from "./migrations/2026-11-27T0500-open-sessions-by-address.js";
 import * as openSessionsInOrder from "./migrations/2026-11-27T0510-open-sessions-in-order.js";
 import * as subUserLifecycle from "./migrations/2026-11-27T0800-sub-user-lifecycle.js";
@@ -23,6 +24,7 @@ import * as auditLog from "./migrations/2026-11-27T0900-audit-log.js";
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-11-27T0000-baseline", baseline],
   ["2026-11-27T0200-owner-email-case", ownerEmailCase],
+  ["2026-11-27T0400-device-certificates", deviceCertificates],
   ["2026-11-27T0500-open-sessions-by-address", openSessionsByAddress],
   ["2026-11-27T0510-open-sessions-in-order", openSessionsInOrder],
   ["2026-11-27T0800-sub-user-lifecycle", subUserLifecycle],

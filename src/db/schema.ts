@@ -261,6 +261,27 @@ export interface RadiusSessionsTable {
 }
 
 /** A CoA-Request or Disconnect-Request sent to a gateway (RFC 5176), and how it ended. */
+export interface CertificateAuthoritiesTable {
+  name: string;
+  certificate: string;
+  sealed_key: string;
+  created_at: string;
+}
+
+export interface DeviceCertificatesTable {
+  id: Generated<number>;
+  device_id: number;
+  account_id: number;
+  serial: string;
+  fingerprint_sha256: string;
+  subject: string;
+  certificate: string;
+  not_before: string;
+  not_after: string;
+  issued_at: string;
+  revoked_at: string | null;
+}
+
 export interface CoaRequestsTable {
   id: Generated<number>;
   session_id: number;
@@ -333,6 +354,8 @@ export interface Database {
   voucher_devices: VoucherDevicesTable;
   opennds_grants: OpenNdsGrantsTable;
   coa_requests: CoaRequestsTable;
+  device_certificates: DeviceCertificatesTable;
+  certificate_authorities: CertificateAuthoritiesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -12,6 +12,7 @@ import { type AuditRepository, createAuditRepository } from "./audit/audit.repos
 import { type CampaignRepository, createCampaignRepository } from "./campaigns/campaigns.repository.js";
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
 import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
+import { type DeviceCertificateRepository, createDeviceCertificateRepository } from "./device-certificates/device-certificates.repository.js";
 import { type DeviceRepository, type DeviceRow, createDeviceRepository } from "./devices/devices.repository.js";
 import { type GuestConsentRepository, createGuestConsentRepository } from "./guests/guest-consent.repository.js";
 import { type GuestRightsRepository, createGuestRightsRepository } from "./guests/guest-rights.repository.js";
@@ -35,6 +36,7 @@ export interface Repositories {
   console: ConsoleRepository;
   consent: GuestConsentRepository;
   devices: DeviceRepository;
+  deviceCertificates: DeviceCertificateRepository;
   guests: GuestRepository;
   guestRights: GuestRightsRepository;
   locations: LocationRepository;
@@ -57,6 +59,7 @@ export function createRepositories(): Repositories {
     console: createConsoleRepository(),
     consent: createGuestConsentRepository(),
     devices: createDeviceRepository(),
+    deviceCertificates: createDeviceCertificateRepository(),
     guests: createGuestRepository(),
     guestRights: createGuestRightsRepository(),
     locations: createLocationRepository(),
@@ -128,6 +131,15 @@ export interface DeviceConfigs {
   forDevice(ctx: Ctx, device: DeviceRow, config: Readonly<Config>): Promise<DeviceConfigFile | undefined>;
 }
 
+/**
+ * The RadSec connections open on this instance (src/radius/radsec-peers.ts), made per app by
+ * createAppDeps: a revoked certificate's connections are closed at once.
+ */
+export interface RadsecPeerControl {
+  /** Closes the connections that presented these certificates; answers how many. */
+  closeCertificates(serials: string[]): number;
+}
+
 export interface Ctx {
   /** The app's database, or the transaction the caller runs in. */
   readonly db: DB;
@@ -136,4 +148,6 @@ export interface Ctx {
   readonly sessionControl?: SessionControl;
   /** Gateway configurations; absent in a bare context. */
   readonly deviceConfigs?: DeviceConfigs;
+  /** Open RadSec connections; absent where no RADIUS side was made. */
+  readonly radsecPeers?: RadsecPeerControl;
 }

@@ -4,6 +4,7 @@ import { analyticsRoutes } from "./analytics/analytics.routes.js";
 import { auditRoutes } from "./audit/audit.routes.js";
 import { campaignRoutes } from "./campaigns/campaigns.routes.js";
 import { controllerRoutes } from "./controllers/controllers.routes.js";
+import { deviceCertificateRoutes } from "./device-certificates/device-certificates.routes.js";
 import { deviceRoutes } from "./devices/devices.routes.js";
 import type { ErasureCtx } from "./guests/guest-rights.service.js";
 import { guestRoutes } from "./guests/guests.routes.js";
@@ -21,6 +22,7 @@ export function registerApiModules(api: ApiRouter<ErasureCtx>): void {
   locationRoutes(api);
   campaignRoutes(api);
   deviceRoutes(api);
+  deviceCertificateRoutes(api);
   subUserRoutes(api);
   guestRoutes(api);
   analyticsRoutes(api);

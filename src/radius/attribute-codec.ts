@@ -1,23 +1,13 @@
 /**
- * Attribute decoding and encoding with the npm `radius` package's dictionaries and exactly its
- * rules (decoding: the same names, values and refusals as its decode_without_secret; encoding: the
- * same octets as its encode_attributes), without its per-attribute costs: string-keyed lookups of
- * every attribute, copies of the arguments, raw attributes we never read, a deprecated Buffer
- * constructor per value. What the fast path does not cover is left to the package.
+ * Attribute decoding and encoding with our own dictionary (dictionary.ts), by the rules of the npm
+ * `radius` package that the tests keep as the oracle (decoding: the same names, values and
+ * refusals as its decode_without_secret; encoding: the same octets as its encode_attributes),
+ * without its per-attribute costs: lookups are tables per vendor and type, values are read in
+ * place, and the common integer and text replies are written directly.
  */
-import radius from "radius";
+import { DICTIONARY, NO_VENDOR } from "./dictionary.js";
 
-/** What the package exports beyond its published types: `_attr_to(id, vendor, field)`. */
-interface RadiusInternals {
-  _attr_to(attr: number | string, vendor: number, field: number): unknown;
-  vendor_name_to_id(name: string): string | undefined;
-  encode_attributes(into: Buffer, attributes: unknown[], vendor: number): number;
-}
-const internals = radius as unknown as RadiusInternals;
-const FIELD = { id: 0, name: 1, type: 2, enum: 3, reverseEnum: 4, modifiers: 5 } as const;
-const NO_VENDOR = -1;
-
-/** Codes the package knows; it refuses to decode any other. */
+/** Codes the decoder knows (those of RFC 2865, 2866, 5176, 5997 and the package's others); any other is refused. */
 const KNOWN_CODES = new Set([
   1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32, 33, 34, 40, 41, 42, 43, 44, 45, 50, 51,
 ]);
@@ -44,12 +34,13 @@ function lookup(vendor: number, type: number): Info | null {
   }
   let info = table[type];
   if (info !== undefined) return info;
-  const modifiers = internals._attr_to(type, vendor, FIELD.modifiers) as Record<string, boolean> | undefined;
-  if (modifiers === undefined) {
+  const def = DICTIONARY.byId(vendor, type);
+  const modifiers = def?.flags;
+  if (def === undefined || modifiers === undefined) {
     info = null;
   } else {
-    const name = String(internals._attr_to(type, vendor, FIELD.name));
-    const t = internals._attr_to(type, vendor, FIELD.type);
+    const name = String(def.name);
+    const t = def.type;
     let kind: Kind = Kind.Octets;
     if (modifiers["encrypt=1"]) kind = Kind.Encrypted;
     else if (t === "string" || t === "text") kind = Kind.Text;
@@ -61,17 +52,11 @@ function lookup(vendor: number, type: number): Info | null {
       kind,
       hasTag: Boolean(modifiers.has_tag),
       vendorSpecific: kind !== Kind.Encrypted && name === "Vendor-Specific",
-      enumNames: internals._attr_to(type, vendor, FIELD.enum) as Record<string, string>,
+      enumNames: def.names,
     };
   }
   table[type] = info;
   return info;
-}
-
-/** Forgets the tables (after the package's dictionaries were reloaded). */
-export function resetAttributeTables(): void {
-  tables.clear();
-  encodeTables.clear();
 }
 
 function put(out: Record<string, unknown>, name: string, value: unknown): void {
@@ -192,14 +177,15 @@ function encodeInfo(vendor: number, name: string): EncodeInfo | null {
   }
   let info = table.get(name);
   if (info !== undefined) return info;
-  const modifiers = internals._attr_to(name, vendor, FIELD.modifiers) as Record<string, boolean> | undefined;
-  const id = Number(internals._attr_to(name, vendor, FIELD.id));
-  const t = internals._attr_to(name, vendor, FIELD.type);
-  if (modifiers === undefined || modifiers.has_tag || modifiers["encrypt=1"] || !(id >= 0 && id <= 255)) {
+  const def = DICTIONARY.byName(vendor, name);
+  const modifiers = def?.flags;
+  const id = Number(def?.id);
+  const t = def?.type;
+  if (def === undefined || modifiers === undefined || modifiers.has_tag || modifiers["encrypt=1"] || !(id >= 0 && id <= 255)) {
     info = null;
   } else {
     const kind = t === "integer" || t === "time" ? Kind.Integer : t === "string" || t === "text" ? Kind.Text : undefined;
-    const reverseEnum = (internals._attr_to(name, vendor, FIELD.reverseEnum) ?? {}) as Record<string, string>;
+    const reverseEnum = def.numbers;
     const numeric = Object.keys(reverseEnum).filter((k) => String(Number(k)) === k);
     info = { id, kind, numericNames: numeric.length > 0 ? new Set(numeric.map(Number)) : undefined };
   }
@@ -211,7 +197,7 @@ function room(into: Buffer, off: number, length: number): void {
   if (off + length > into.length) throw new RangeError("reply attributes exceed the packet");
 }
 
-/** One plain attribute the fast way, or -1 when the package must encode it (it then also throws where it would). */
+/** One plain attribute the fast way, or -1 when encodeGeneral must (it then also throws where it should). */
 function encodePlain(into: Buffer, off: number, vendor: number, name: string, value: unknown): number {
   const info = encodeInfo(vendor, name);
   if (!info) return -1;
@@ -236,6 +222,89 @@ function encodePlain(into: Buffer, off: number, vendor: number, name: string, va
   return -1;
 }
 
+type GeneralAttribute = [string | number, unknown, unknown?];
+
+function checkedLength(n: number): number {
+  if (n > 255) throw new RangeError("attribute longer than 255 octets");
+  return n;
+}
+
+/**
+ * Any attribute, by the dictionary's type (the rules the fast path leaves out): raw Buffers,
+ * tagged values ([name, tag, value]), IP addresses, dates, integers given by value name, and
+ * Vendor-Specific with its own list. Returns the octets written; throws on what cannot be encoded.
+ */
+function encodeGeneral(into: Buffer, off: number, vendor: number, attr: GeneralAttribute): number {
+  const def = typeof attr[0] === "string" ? DICTIONARY.byName(vendor, attr[0]) : undefined;
+  const known = def && def.flags !== undefined && def.id !== undefined ? def : undefined;
+  let value = attr[1];
+  if (!known && !Buffer.isBuffer(value)) throw new Error(`encode: invalid attributes - must give Buffer for unknown attribute '${attr[0]}'`);
+  const id = known ? (known.id as number) : Number(attr[0]);
+  let out: Buffer;
+  let tag: number | undefined;
+  if (Buffer.isBuffer(value)) {
+    out = value;
+  } else {
+    const def = known as NonNullable<typeof known>;
+    const flags = def.flags as Record<string, boolean>;
+    if (flags.has_tag && attr.length === 3) {
+      tag = Number(attr[1]);
+      value = attr[2];
+    }
+    if (flags["encrypt=1"]) throw new Error(`encode: ${def.name} is hidden with the secret and the request authenticator; not a reply attribute`);
+    if (def.name === "Vendor-Specific") {
+      const vendorId = typeof attr[1] === "number" ? attr[1] : DICTIONARY.vendorId(String(attr[1]));
+      if (vendorId === undefined || !Array.isArray(attr[2])) throw new Error(`encode: unknown vendor '${attr[1]}'`);
+      let at = off + 6;
+      for (const inner of attr[2] as GeneralAttribute[]) {
+        const n = typeof inner[0] === "string" && inner.length === 2 ? encodePlain(into, at, vendorId, inner[0], inner[1]) : -1;
+        at += n >= 0 ? n : encodeGeneral(into, at, vendorId, inner);
+      }
+      room(into, off, 6);
+      into[off] = id;
+      into[off + 1] = checkedLength(at - off);
+      into.writeUInt32BE(vendorId, off + 2);
+      return at - off;
+    }
+    switch (def.type) {
+      case "string":
+      case "text": {
+        const text = String(value);
+        if (text.length === 0) return 0;
+        out = Buffer.from(text, "utf8");
+        break;
+      }
+      case "ipaddr": {
+        const parts = String(value).split(".");
+        if (parts.length !== 4) throw new Error(`encode: invalid IP: ${value}`);
+        out = Buffer.from(parts.map(Number));
+        break;
+      }
+      case "date":
+      case "time":
+      case "integer": {
+        const raw = value instanceof Date ? Math.floor(value.getTime() / 1000) : value;
+        const n = Number(def.numbers[String(raw)] || raw);
+        if (Number.isNaN(n)) throw new Error(`encode: invalid attribute value: ${String(value)}`);
+        out = Buffer.alloc(4);
+        out.writeUInt32BE(n, 0);
+        if (tag !== undefined) out = out.subarray(1);
+        break;
+      }
+      default:
+        throw new Error(`encode: must provide Buffer for attribute '${def.name}'`);
+    }
+  }
+  const length = checkedLength(2 + out.length + (tag === undefined ? 0 : 1));
+  room(into, off, length);
+  into[off] = id;
+  into[off + 1] = length;
+  let at = off + 2;
+  if (tag !== undefined) into[at++] = tag;
+  out.copy(into, at);
+  return length;
+}
+
 /**
  * Writes `attributes` into `into` at `off` exactly as the package's encode_attributes would (same
  * octets, same errors), the common integer, text and vendor attributes directly; returns the end.
@@ -244,7 +313,7 @@ export function encodeAttributes(into: Buffer, off: number, attributes: ReplyAtt
   for (const attr of attributes) {
     let written = -1;
     if (attr[0] === "Vendor-Specific" && typeof attr[1] === "string" && Array.isArray(attr[2])) {
-      const vendor = Number(internals.vendor_name_to_id(attr[1]));
+      const vendor = DICTIONARY.vendorId(attr[1]) ?? Number.NaN;
       const vsa = encodeInfo(NO_VENDOR, "Vendor-Specific");
       if (vsa && Number.isInteger(vendor) && vendor >= 0) {
         let at = off + 6;
@@ -267,7 +336,7 @@ export function encodeAttributes(into: Buffer, off: number, attributes: ReplyAtt
     } else if (typeof attr[0] === "string") {
       written = encodePlain(into, off, NO_VENDOR, attr[0], attr[1]);
     }
-    if (written < 0) written = internals.encode_attributes(into.subarray(off), [attr], NO_VENDOR);
+    if (written < 0) written = encodeGeneral(into, off, NO_VENDOR, attr as GeneralAttribute);
     off += written;
   }
   return off;

@@ -190,3 +190,26 @@ export async function sendCoaRequest(target: CoaTarget, code: 40 | 43, attribute
     socket.close();
   }
 }
+
+/** An open RadSec connection of the gateway (radsec-peers.ts): requests of ours travel over it. */
+export interface CoaConnection {
+  exchange(build: (identifier: number) => Buffer, timeoutMs: number): Promise<Buffer | undefined>;
+}
+
+/**
+ * The same request over the gateway's own RadSec connection (RFC 6614 section 2.5), signed with
+ * "radsec". Sent once: over a reliable transport a resend is the transport's business (RFC 6613
+ * section 2.6), so it waits as long as every UDP attempt would have together.
+ */
+export async function sendCoaOverConnection(connection: CoaConnection, code: 40 | 43, attributes: Buffer[], secret: string, options: CoaSendOptions): Promise<CoaAnswer> {
+  let request: Buffer | undefined;
+  const waitMs = options.timeoutMs * (2 ** options.attempts - 1);
+  const answer = await connection.exchange((identifier) => {
+    request = encodeCoaRequest(code, identifier, attributes, secret);
+    return request;
+  }, waitMs);
+  const verified = answer && request ? verifyCoaAnswer(request, answer, secret) : undefined;
+  if (!verified) return { result: "timeout", errorCause: null, attempts: 1 };
+  const ack = verified.code === COA_CODE.DisconnectAck || verified.code === COA_CODE.CoaAck;
+  return { result: ack ? "ack" : "nak", errorCause: verified.errorCause, attempts: 1 };
+}

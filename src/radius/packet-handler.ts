@@ -54,6 +54,19 @@ export interface PacketHandlerDeps {
   events: RadiusEvents;
 }
 
+/**
+ * A request that came over RadSec (RFC 6614): signed with the fixed secret "radsec", from a client
+ * whose certificate speaks for one account; it may name any access point of that account (a
+ * venue's gateway relays for its APs), never another account's.
+ */
+export interface TlsOrigin {
+  secret: RadiusSecret;
+  /** The account the certificate speaks for; undefined for an operator-trusted CA's (any registered device). */
+  accountId: number | undefined;
+  /** Told which access point a verified request named (CoA for it goes back over this connection). */
+  heard(deviceId: number): void;
+}
+
 /** A request that verified: from this access point, signed with its secret. */
 interface Verified {
   request: Decoded;
@@ -92,8 +105,8 @@ export class PacketHandler {
   constructor(private readonly deps: PacketHandlerDeps) {}
 
   /** The reply to send, or undefined to stay silent. Throws only on infrastructure faults (database). */
-  async handle(kind: PortKind, datagram: Buffer, source?: string): Promise<Buffer | undefined> {
-    const verified = await this.verify(kind, datagram);
+  async handle(kind: PortKind, datagram: Buffer, source?: string, tls?: TlsOrigin): Promise<Buffer | undefined> {
+    const verified = await this.verify(kind, datagram, tls);
     if (!verified) return undefined;
     if (kind === "auth") return this.encodeAccess(verified, await this.decideAccess(verified));
     await this.deps.account({ nas: verified.nas, at: new Date(), rec: accountingRecord(verified.request.attributes, source) });
@@ -101,7 +114,7 @@ export class PacketHandler {
     return encodeReply(verified.request, CODE.AccountingResponse, [], verified.secret);
   }
 
-  private async verify(kind: PortKind, datagram: Buffer): Promise<Verified | undefined> {
+  private async verify(kind: PortKind, datagram: Buffer, tls: TlsOrigin | undefined): Promise<Verified | undefined> {
     const packet = wellFormed(datagram);
     if (!packet) return this.drop(kind, "malformed packet");
     if (packet[0] !== (kind === "auth" ? CODE.AccessRequest : CODE.AccountingRequest)) return this.drop(kind, "wrong code for this port");
@@ -117,7 +130,8 @@ export class PacketHandler {
     const nas = found instanceof Promise ? await found : found;
     if (!nas) return this.drop(kind, "unknown access point");
     const { device } = nas;
-    const secret = this.secretOf(device.radius_secret);
+    if (tls?.accountId !== undefined && device.account_id !== tls.accountId) return this.drop(kind, "access point of another account", device.id);
+    const secret = tls ? tls.secret : this.secretOf(device.radius_secret);
     const ma = checkMessageAuthenticator(packet, secret);
     if (ma === "invalid") return this.drop(kind, "bad Message-Authenticator", device.id);
     if (kind === "auth") {
@@ -125,6 +139,7 @@ export class PacketHandler {
     } else if (!accountingAuthenticatorValid(packet, secret)) {
       return this.drop(kind, "bad accounting authenticator", device.id);
     }
+    tls?.heard(device.id);
     const heard = this.deps.nas.markHeard(device);
     if (heard) await heard;
     return { request, nas, secret };

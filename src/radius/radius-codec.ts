@@ -1,15 +1,13 @@
 /**
- * The packet codec: attributes are decoded and replies encoded with the npm `radius` package's
- * dictionaries (and ours: WISPr, ChilliSpot) and its rules, on a faster path of our own
- * (attribute-codec.ts); the security-critical parts are done here on the raw bytes,
- * because the package compares authenticators through UTF-8 strings (lossy), verifies
- * Message-Authenticator by re-encoding, and appends Message-Authenticator last where BlastRADIUS
- * (CVE-2024-3596) asks for it first.
+ * The packet codec: attributes are decoded and replies encoded by attribute-codec.ts with our own
+ * dictionary (dictionary.ts: the standard attributes, WISPr, ChilliSpot); the security-critical
+ * parts are done here on the raw bytes. The npm `radius` package is only the tests' oracle: it
+ * compares authenticators through UTF-8 strings (lossy), verifies Message-Authenticator by
+ * re-encoding, and appends Message-Authenticator last where BlastRADIUS (CVE-2024-3596) asks for
+ * it first.
  */
 import { timingSafeEqual } from "node:crypto";
-import { fileURLToPath } from "node:url";
-import radius from "radius";
-import { type ReplyAttribute, decodeAttributes, encodeAttributes, resetAttributeTables } from "./attribute-codec.js";
+import { type ReplyAttribute, decodeAttributes, encodeAttributes } from "./attribute-codec.js";
 import { HmacMd5, Md5 } from "../md5.js";
 
 export type { ReplyAttribute };
@@ -19,13 +17,6 @@ export interface EncodedAttributes {
   /** Writes into `into` at `off`, returns the end; throws when they do not fit. */
   writeInto(into: Buffer, off: number): number;
 }
-
-/** What the package exports beyond its published types. */
-interface RadiusInternals {
-  load_dictionaries(): void;
-  vendor_name_to_id(name: string): string | undefined;
-}
-const internals = radius as unknown as RadiusInternals;
 
 export const CODE = {
   AccessRequest: 1,
@@ -46,21 +37,6 @@ const AUTH_START = 4;
 const AUTH_END = 20;
 /** RFC 2865 section 3: the largest packet. */
 export const MAX_PACKET = 4096;
-
-let dictionariesReady = false;
-
-/** Adds our vendor dictionaries once; reloads the package's tables if something decoded before us. */
-export function ensureDictionaries(): void {
-  if (dictionariesReady) return;
-  radius.add_dictionary(fileURLToPath(new URL("./dictionaries/", import.meta.url)));
-  if (internals.vendor_name_to_id("WISPr") === undefined) radius.unload_dictionaries();
-  internals.load_dictionaries();
-  if (internals.vendor_name_to_id("WISPr") === undefined || internals.vendor_name_to_id("ChilliSpot") === undefined) {
-    throw new Error("RADIUS vendor dictionaries failed to load");
-  }
-  resetAttributeTables();
-  dictionariesReady = true;
-}
 
 /**
  * The packet cut to its declared Length, or undefined when it is not a well-formed RADIUS packet:
@@ -99,7 +75,6 @@ export interface Decoded {
 
 /** Decodes a wellFormed packet's attributes without the secret; throws on malformed attribute values. */
 export function decodePacket(packet: Buffer): Decoded {
-  ensureDictionaries();
   const attributes = decodeAttributes(packet);
   return {
     code: packet[0],
@@ -212,7 +187,6 @@ const scratch = Buffer.alloc(MAX_PACKET);
  * attributes are copied back unchanged (RFC 2865 section 5.33).
  */
 export function encodeReply(request: Decoded, code: number, attributes: ReplyAttribute[] | EncodedAttributes, secret: RadiusSecret | string): Buffer {
-  ensureDictionaries();
   const withMa = code === CODE.AccessAccept || code === CODE.AccessReject;
   let off = HEADER;
   if (withMa) {

@@ -19,18 +19,21 @@ import { type Metrics, createMetrics } from "../metrics.js";
 import { ListenError } from "../config.js";
 import { NasLookup } from "./nas-lookup.js";
 import { PacketTime } from "./packet-time.js";
-import { ensureDictionaries } from "./radius-codec.js";
 import { createRepositories } from "../modules/context.js";
 import { closeStaleSessions, runDatabaseHousekeeping } from "./housekeeping.js";
 import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
 import { AcceptTemplates } from "./reply-attributes.js";
 import { VisitMemo } from "./visit-memo.js";
 import { createSessionControl } from "./session-control.js";
+import { RadsecPeers } from "./radsec-peers.js";
+import { type RadsecListener, radsecTlsMaterial, startRadsec } from "./radsec-server.js";
 
 export interface RadiusListener {
   /** Ports actually bound (ephemeral ones when the config says 0). */
   authPort: number;
   acctPort: number;
+  /** The RadSec listener when RADSEC_ENABLED (its port: an ephemeral one when RADSEC_PORT is 0). */
+  radsec: RadsecListener | undefined;
   stop(): Promise<void>;
 }
 
@@ -42,6 +45,8 @@ export interface RadiusDeps {
   ctx?: RadiusCtx;
   /** The app's metrics (startService shares the HTTP app's, served at /metrics); made when not given. */
   metrics?: Metrics;
+  /** The app's open RadSec connections (createAppDeps); made when not given. */
+  peers?: RadsecPeers;
 }
 
 /** NASes retransmit after a few seconds, a handful of times; 30 s covers that with room to spare. */
@@ -87,9 +92,9 @@ async function bindNamed(host: string, port: number, portVariable: string): Prom
 /** Packets of one client (its sessions, its guest's rows) share a lane of the batched writer. */
 const accountingKey = (job: AccountingJob) => job.rec.clientMac ?? job.rec.acctSessionId ?? "";
 
-export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics() }: RadiusDeps): Promise<RadiusListener> {
-  ensureDictionaries();
-  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db }) };
+export async function startRadius({ db, config, log, ctx: given, metrics = createMetrics(), peers: givenPeers }: RadiusDeps): Promise<RadiusListener> {
+  const peers = givenPeers ?? (given?.radsecPeers instanceof RadsecPeers ? given.radsecPeers : new RadsecPeers());
+  const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db, radsec: peers }), radsecPeers: peers };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
   // Returning guests' visits, one transaction per burst (countVisit is the guests module's write).
   const writeVisits = (jobs: VisitJob[]) =>
@@ -112,12 +117,22 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     }
   };
   const handler = new PacketHandler({ config, log, nas: new NasLookup(ctx), access, account: createBatchedWriter(db, writeBatch, accountingKey), events });
+  // The TLS material first: it may wait on the database (the CA), which must not hold sockets open.
+  const tls = config.radsec.enabled ? await radsecTlsMaterial(ctx, config) : undefined;
   const auth = await bindNamed(config.radius.host, config.radius.authPort, "RADIUS_AUTH_PORT");
   let acct: Socket;
+  let radsec: RadsecListener | undefined;
   try {
     acct = await bindNamed(config.radius.host, config.radius.acctPort, "RADIUS_ACCT_PORT");
   } catch (err) {
     auth.close();
+    throw err;
+  }
+  try {
+    if (tls) radsec = await startRadsec({ config, log, ctx, handler, events, peers }, tls);
+  } catch (err) {
+    auth.close();
+    acct.close();
     throw err;
   }
   /** Packets being processed (per port), and who waits for the last one to finish (stop). */
@@ -207,10 +222,12 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   return {
     authPort,
     acctPort,
+    radsec,
     stop() {
       stopping ??= (async () => {
         closed = true;
         clearInterval(housekeeping);
+        await radsec?.stop();
         await Promise.all([auth, acct].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
         if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
       })();

@@ -21,7 +21,7 @@ import { transaction } from "../db/transaction.js";
 import type { CoaOutcome, CoaReason, SessionControl } from "../modules/context.js";
 import { coaSupportOf, radiusDialectOf } from "../modules/devices/device-models.js";
 import { localDay } from "../modules/guests/local-day.js";
-import { COA_CODE, type SessionIdentity, identityAttributes, sendCoaRequest } from "./coa-client.js";
+import { COA_CODE, type CoaConnection, type SessionIdentity, identityAttributes, sendCoaOverConnection, sendCoaRequest } from "./coa-client.js";
 import { grantFor } from "../gateways/grant-policy.js";
 import { AcceptTemplate, acceptOptionsOf } from "./reply-attributes.js";
 
@@ -78,7 +78,15 @@ function identity(row: TargetRow): SessionIdentity {
   return { acctSessionId: row.acct_session_id, userName: row.username, clientMac: row.client_mac, framedIp: row.framed_ip };
 }
 
-export function createSessionControl(base: { db: DB }): SessionControl {
+/** Where a gateway keeps a RadSec connection open (radsec-peers.ts). */
+export interface RadsecRoutes {
+  connectionFor(deviceId: number): (CoaConnection & { remoteAddress: string; remotePort: number }) | undefined;
+}
+
+/** RFC 6614 section 2.3: the secret of RADIUS over TLS. */
+const RADSEC_SECRET = "radsec";
+
+export function createSessionControl(base: { db: DB; radsec?: RadsecRoutes }): SessionControl {
   const { db } = base;
   /** Sessions with a Disconnect-Request under way: repeated triggers (every interim over the cap) wait for it. */
   const disconnecting = new Map<number, Promise<CoaOutcome>>();
@@ -113,18 +121,24 @@ export function createSessionControl(base: { db: DB }): SessionControl {
       const id = await record(row, kind, reason, address ?? "", 0, "unsupported");
       return { requestId: id, sessionId: row.id, result: "unsupported", errorCause: null, attempts: 0 };
     }
+    const code = kind === "disconnect" ? COA_CODE.DisconnectRequest : COA_CODE.CoaRequest;
+    const options = { timeoutMs: config.radius.coaTimeoutMs, attempts: config.radius.coaAttempts };
+    // A gateway on RadSec is asked over its own connection: nothing has to reach it through its NAT.
+    const connection = base.radsec?.connectionFor(row.device_id);
+    if (connection) {
+      const id = await record(row, kind, reason, connection.remoteAddress, connection.remotePort, "pending");
+      return finish(row, kind, id, await sendCoaOverConnection(connection, code, attributes, RADSEC_SECRET, options));
+    }
     const port = config.radius.coaPort || support.port;
     if (!address) {
       const id = await record(row, kind, reason, "", port, "no-address");
       return { requestId: id, sessionId: row.id, result: "no-address", errorCause: null, attempts: 0 };
     }
     const id = await record(row, kind, reason, address, port, "pending");
-    const answer = await sendCoaRequest(
-      { address, port, secret: row.radius_secret },
-      kind === "disconnect" ? COA_CODE.DisconnectRequest : COA_CODE.CoaRequest,
-      attributes,
-      { timeoutMs: config.radius.coaTimeoutMs, attempts: config.radius.coaAttempts },
-    );
+    return finish(row, kind, id, await sendCoaRequest({ address, port, secret: row.radius_secret }, code, attributes, options));
+  }
+
+  async function finish(row: TargetRow, kind: "disconnect" | "coa", id: number, answer: Omit<CoaOutcome, "requestId" | "sessionId">): Promise<CoaOutcome> {
     const now = toDbDatetime(new Date());
     // The session's end and the request's outcome are seen together.
     await transaction(db, async (trx) => {

@@ -288,6 +288,17 @@ for (const dialect of DIALECTS) {
       device = (await api("get-device", { device_ids: deviceId })).data[0];
       assert.equal(shown, device.radius_secret);
       assert.match(await page.textContent("ol") ?? "", /HS_UAMSERVER/);
+      // RadSec: a certificate issued (its key offered once), its state and expiry listed, then revoked.
+      await page.click('button:text-is("Issue certificate")');
+      await page.waitForSelector("text=Download the private key now");
+      const [cert] = (await api("device-certificate-list", { device_id: deviceId })).data as { not_after: string; state: string }[];
+      assert.equal(cert.state, "valid");
+      await page.waitForSelector(`td >> text=${cert.not_after}`);
+      assert.equal(await page.textContent("#radsec-h ~ .table-wrap .status"), "valid");
+      assert.ok(await page.locator('a[download$=".key.pem"]').count(), "the key can be saved");
+      await page.click('button:text-is("Revoke certificates")');
+      await page.waitForFunction(() => document.querySelector("#radsec-h ~ .table-wrap .status")?.textContent === "revoked");
+      assert.match(await page.textContent("#radsec-h ~ ol") ?? "", /radsec/);
 
       // A sub-user.
       await openPage(page, "Sub-users");

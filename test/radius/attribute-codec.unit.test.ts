@@ -5,12 +5,16 @@
  * with wrong sizes), and the same octets for random reply attribute lists.
  */
 import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import radius from "radius";
 import { intBetween, seededRng } from "../../src/cli/demo-random.js";
 import { decodeAttributes, encodeAttributes } from "../../src/radius/attribute-codec.js";
-import { type ReplyAttribute, ensureDictionaries } from "../../src/radius/radius-codec.js";
+import type { ReplyAttribute } from "../../src/radius/radius-codec.js";
+import { ensureOracleDictionaries as ensureDictionaries } from "./radius-oracle.js";
 
+const SRC = join(import.meta.dirname, "../../src");
 const WISPR = 14122;
 const CHILLI = 14559;
 
@@ -99,5 +103,36 @@ describe("attribute codec against the radius package", () => {
       const theirsEnd = (radius as unknown as { encode_attributes(into: Buffer, a: unknown[], v: number): number }).encode_attributes(theirs, attrs, -1);
       assert.deepEqual(ours.subarray(0, oursEnd), theirs.subarray(0, theirsEnd), JSON.stringify(attrs));
     }
+  });
+
+  it("encodes what the fast path leaves out (tagged, IP, values by name, raw octets, vendor lists) to the same octets", () => {
+    ensureDictionaries();
+    const cases: unknown[][] = [
+      ["Tunnel-Type", 1, "VLAN"],
+      ["Tunnel-Medium-Type", 1, "IEEE-802"],
+      ["Tunnel-Private-Group-Id", 1, "42"],
+      ["Framed-IP-Address", "10.1.2.3"],
+      ["Service-Type", "Framed-User"],
+      ["Acct-Status-Type", "Interim-Update"],
+      ["Class", Buffer.from("0102ff", "hex")],
+      [200, Buffer.from("raw")],
+      ["Vendor-Specific", "WISPr", [["WISPr-Redirection-URL", "https://portal.example/"], ["WISPr-Bandwidth-Max-Up", 1000]]],
+      ["Reply-Message", "é".repeat(100)],
+    ];
+    for (const attr of cases) {
+      const ours = Buffer.alloc(4096);
+      const oursEnd = encodeAttributes(ours, 0, [attr as ReplyAttribute]);
+      const theirs = Buffer.alloc(4096);
+      const theirsEnd = (radius as unknown as { encode_attributes(into: Buffer, a: unknown[], v: number): number }).encode_attributes(theirs, [attr], -1);
+      assert.deepEqual(ours.subarray(0, oursEnd), theirs.subarray(0, theirsEnd), JSON.stringify(attr));
+    }
+    assert.throws(() => encodeAttributes(Buffer.alloc(4096), 0, [["No-Such-Attribute", 1]]));
+    assert.throws(() => encodeAttributes(Buffer.alloc(4096), 0, [["Framed-IP-Address", "10.1.2"]]));
+  });
+
+  it("is the service's own: nothing under src/ imports the radius package", () => {
+    const files = readdirSync(SRC, { recursive: true }).filter((f) => String(f).endsWith(".ts"));
+    const importing = files.filter((f) => /from "radius"/.test(readFileSync(join(SRC, String(f)), "utf8")));
+    assert.deepEqual(importing, []);
   });
 });

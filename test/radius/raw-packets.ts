@@ -3,7 +3,7 @@
  * (retransmission), or send many for one session at once. Built with the `radius` package.
  */
 import radius from "radius";
-import { ensureDictionaries } from "../../src/radius/radius-codec.js";
+import { ensureOracleDictionaries as ensureDictionaries } from "./radius-oracle.js";
 
 export function accessRequestBytes(secret: string, identifier: number, attributes: [string, string | number][]): Buffer {
   ensureDictionaries();

@@ -8,6 +8,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { type Socket, createSocket } from "node:dgram";
 import radius from "radius";
+import { ensureOracleDictionaries } from "./radius-oracle.js";
 
 export type NasBehaviour = { answer: "ack" } | { answer: "nak"; errorCause: number } | { answer: "silent" };
 
@@ -59,6 +60,7 @@ export async function startStandInNas(secret: string, behaviour: NasBehaviour = 
   };
   socket.on("message", (msg, rinfo) => {
     const { secret } = nas;
+    ensureOracleDictionaries();
     const decoded = radius.decode({ packet: msg, secret, no_secret: true } as never) as unknown as {
       code: string;
       identifier: number;

@@ -1,10 +1,11 @@
-/** Devices: status, model, location, the RADIUS secret on request (and rotated), setup steps per gateway family. */
+/** Devices: status, model, location, the RADIUS secret on request (and rotated), RadSec certificates, setup steps per gateway family. */
 import { useState } from "preact/hooks";
 import { get, getGuarded, post } from "../api";
 import type { Location, Settings } from "../state";
 import { navigate } from "../state";
 import { Form, Link, Loading, Notice, ReadOnlyNote, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
+import { RadsecSection } from "./device-radsec";
 
 interface Device {
   id: number;
@@ -286,6 +287,7 @@ function DeviceDetail(props: { id: number | null; readonly: boolean; settings: S
         )}
       </section>
       <GatewaySetup device={d} location={location} settings={props.settings} readonly={readonly} />
+      <RadsecSection device={d} family={props.settings.model_families[d.model_id] ?? ""} settings={props.settings} readonly={readonly} />
     </>
   );
 }
