@@ -61,9 +61,9 @@ export function previewRoutes(app: FastifyInstance, deps: AppDeps, requireUser: 
       inline = "logo" in parsed;
       payload = { ...payload, pageLogo: inline ? { src: body.logo, alt } : null };
     } else if (payload.pageLogo) payload = { ...payload, pageLogo: { ...payload.pageLogo, alt } };
-    const page = renderLogin(reply, { config, terms }, payload, "preview", null, {
-      notice: "Preview: this is the page guests see. Logins from the preview are not possible.",
-    });
+    // One language at a time (the editor previews each language the campaign offers).
+    const lang = typeof body.preview_language === "string" && body.preview_language !== "" ? body.preview_language : payload.default_language;
+    const page = renderLogin(reply, { config, terms }, payload, "preview", null, { lang }, { notice: { key: "notice.preview" } });
     // Framed by the console itself only.
     let csp = String(reply.getHeader("content-security-policy")).replace("frame-ancestors 'none'", "frame-ancestors 'self'");
     if (inline) csp = csp.replace("img-src 'self'", "img-src 'self' data:");
