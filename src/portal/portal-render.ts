@@ -167,8 +167,10 @@ function loginModel(deps: RenderDeps, payload: PagePayload, nonce: string, state
     : payload.consent.marketing_text
       ? { text: payload.consent.marketing_text, lang: texts.tr.lang === payload.default_language ? undefined : payload.default_language }
       : { text: texts.tr.t("consent.marketingDefault") };
+  const button = own?.button_text ? { text: own.button_text } : payload.button_text ? { text: payload.button_text, lang: texts.tr.lang === payload.default_language ? undefined : payload.default_language } : null;
   return {
     ...texts,
+    buttonText: button,
     inAssistant: view.inAssistant,
     nonce,
     state,

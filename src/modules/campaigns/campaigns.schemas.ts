@@ -34,6 +34,19 @@ export const CampaignWriteParams = Type.Object({
   terms_required: Type.Optional(F.flag("1: every login method asks the guest to accept the terms (custom_terms) before connecting.")),
   marketing_opt_in: Type.Optional(F.flag("1: the login page shows an unticked, optional marketing opt-in with marketing_text.")),
   marketing_text: Type.Optional(F.text(1000, "Text of the marketing opt-in box (plain text).")),
+  default_language: Type.Optional(
+    Type.String({ maxLength: 16, description: "Language of title_text, footer_text, custom_terms, marketing_text and button_text: en, es, fr, de, it, pt, nl, pl, tr, ar, zh-Hans or ja." }),
+  ),
+  button_text: Type.Optional(F.text(60, "Label of the connect buttons; empty: the built-in one in the guest's language.")),
+  // A JSON string in a form, an object in a JSON body; checked key by key (campaign-translations.ts).
+  translations: Type.Optional(
+    Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })], {
+      description:
+        "The campaign's texts in its other languages, replacing the ones stored: an object (or its JSON text) of language codes to " +
+        "{title_text, footer_text, custom_terms, marketing_text, button_text}; a text left out shows in default_language.",
+      examples: ['{"fr":{"title_text":"Bienvenue","custom_terms":"<p>Soyez sympa.</p>"}}'],
+    }),
+  ),
   // No maxLength here: the check measures the decoded size and says so in its own sentence.
   logo: Type.Optional(
     Type.String({
@@ -106,6 +119,7 @@ export const CampaignWriteResponse = Type.Object({
   campaign_filename: Type.String(),
   campaign_url: Type.String(),
   data: CampaignRecord,
+  warnings: Type.Optional(Type.Array(Type.String(), { description: "What the campaign saved with but should change: colours below WCAG contrast." })),
 });
 
 export const GetCampaignParams = Type.Object({

@@ -46,6 +46,8 @@ export interface LoginPageModel extends PageTexts {
   /** Keyed by input id (custom-email, sms-phone...): catalogue keys of the sentences. */
   errors?: Record<string, string>;
   values?: Record<string, string>;
+  /** The campaign's label of the connect buttons; null: the built-in ones. */
+  buttonText?: CampaignText | null;
   /** Shown in a captive network assistant: social logins (refused in web views by their providers) point to the browser. */
   inAssistant?: boolean;
 }
@@ -125,14 +127,14 @@ ${c.name ? field(m, "custom-name", "name", t("field.name"), "name") : ""}
 ${c.email ? field(m, "custom-email", "email", t("field.email"), "email") : ""}
 ${c.phone ? field(m, "custom-phone", "phone", t("field.phone"), "tel") : ""}
 ${consentBoxes(m, "custom")}
-<button type="submit">${t("login.custom.button")}</button></form></section>`);
+${connectButton(m, "login.custom.button")}</form></section>`);
   }
   if (m.email) {
     out.push(html`<section class="method" aria-labelledby="email-h"><h2 id="email-h">${t("login.email.heading")}</h2>
 <form method="post" action="/portal/login/email">${stateInput(m)}
 ${field(m, "email-email", "email", t("field.email"), "email")}
 ${consentBoxes(m, "email")}
-<button type="submit">${t("login.email.button")}</button></form></section>`);
+${connectButton(m, "login.email.button")}</form></section>`);
   }
   if (m.sms) {
     out.push(html`<section class="method" aria-labelledby="sms-h"><h2 id="sms-h">${t("login.sms.heading")}</h2>
@@ -146,15 +148,21 @@ ${consentBoxes(m, "sms")}
 <form method="post" action="/portal/login/voucher">${stateInput(m)}
 ${voucherField(m)}
 ${consentBoxes(m, "voucher")}
-<button type="submit">${t("login.voucher.button")}</button></form></section>`);
+${connectButton(m, "login.voucher.button")}</form></section>`);
   }
   if (m.clickthrough) {
     out.push(html`<section class="method" aria-labelledby="ct-h"><h2 id="ct-h">${t("login.clickthrough.heading")}</h2>
 <form method="post" action="/portal/login/clickthrough">${stateInput(m)}
 ${consentBoxes(m, "ct", true)}
-<button type="submit">${t("login.clickthrough.button")}</button></form></section>`);
+${connectButton(m, "login.clickthrough.button")}</form></section>`);
   }
   return out;
+}
+
+/** A form's submit button: the campaign's label when it has one, else the built-in one of the method. */
+function connectButton(m: LoginPageModel, key: string): SafeHtml {
+  const own = m.buttonText;
+  return own?.text ? html`<button type="submit"${langAttr(own)}>${own.text}</button>` : html`<button type="submit">${m.tr.t(key)}</button>`;
 }
 
 function voucherField(m: LoginPageModel): SafeHtml {
