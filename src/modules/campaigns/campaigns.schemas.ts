@@ -109,6 +109,11 @@ export const CampaignRecord = Type.Object({
   terms_required: Type.Integer({ description: "1 when every login asks for acceptance of the terms." }),
   marketing_opt_in: Type.Integer({ description: "1 when the page offers the (unticked) marketing opt-in." }),
   marketing_text: Type.String(),
+  default_language: Type.String({ description: "The language of the texts above (docs/languages.md)." }),
+  button_text: Type.String({ description: "Label of the connect buttons; empty: the built-in one." }),
+  translations: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
+    description: "The texts in the campaign's other languages: language tag to title_text, footer_text, custom_terms, marketing_text, button_text.",
+  }),
   logo_url: Type.String({ description: "Where the portal serves the campaign's logo (the payload's logo); empty when it has none." }),
 });
 

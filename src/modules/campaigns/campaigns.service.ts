@@ -44,6 +44,9 @@ export function toCampaignRecord(row: CampaignRow, publicUrl: string): Static<ty
     terms_required: p.consent.terms_required ? 1 : 0,
     marketing_opt_in: p.consent.marketing_opt_in ? 1 : 0,
     marketing_text: p.consent.marketing_text,
+    default_language: p.default_language,
+    button_text: p.button_text,
+    translations: p.translations as Record<string, Record<string, string>>,
     logo_url: campaignLogoUrlOf(row.filename, p.logo, publicUrl),
   };
 }
