@@ -15,6 +15,8 @@ import type { ConsoleUser } from "../modules/console/console.service.js";
 import { type PagePayload, logoAlt, pagePayload } from "../portal/page-payload.js";
 import { renderLogin } from "../portal/portal-render.js";
 import { TermsSanitizer } from "../portal/views/terms.js";
+import { shippedLanguage } from "../i18n/languages.js";
+import { parseTranslations } from "../modules/campaigns/campaign-translations.js";
 
 export function previewRoutes(app: FastifyInstance, deps: AppDeps, requireUser: (request: FastifyRequest, write: boolean) => Promise<ConsoleUser>): void {
   const { config } = app;
@@ -49,6 +51,11 @@ export function previewRoutes(app: FastifyInstance, deps: AppDeps, requireUser: 
       const v = body[k];
       if (v === "1" || v === "0") payload.consent[k] = v === "1";
     }
+    payload.button_text = text("button_text", 60) ?? payload.button_text;
+    const defaultLanguage = text("default_language", 16);
+    if (defaultLanguage && shippedLanguage(defaultLanguage)) payload.default_language = shippedLanguage(defaultLanguage)!.tag;
+    const translations = parseTranslations(body.translations);
+    if (translations && "translations" in translations) payload.translations = translations.translations;
     const marketingText = text("marketing_text", 1000);
     if (marketingText) payload.consent.marketing_text = marketingText;
     // logo: absent keeps the saved one; "" removes it; a data URL is the editor's new one (shown
@@ -61,9 +68,9 @@ export function previewRoutes(app: FastifyInstance, deps: AppDeps, requireUser: 
       inline = "logo" in parsed;
       payload = { ...payload, pageLogo: inline ? { src: body.logo, alt } : null };
     } else if (payload.pageLogo) payload = { ...payload, pageLogo: { ...payload.pageLogo, alt } };
-    const page = renderLogin(reply, { config, terms }, payload, "preview", null, {
-      notice: "Preview: this is the page guests see. Logins from the preview are not possible.",
-    });
+    // One language at a time (the editor previews each language the campaign offers).
+    const lang = typeof body.preview_language === "string" && body.preview_language !== "" ? body.preview_language : payload.default_language;
+    const page = renderLogin(reply, { config, terms }, payload, "preview", null, { lang }, { notice: { key: "notice.preview" } });
     // Framed by the console itself only.
     let csp = String(reply.getHeader("content-security-policy")).replace("frame-ancestors 'none'", "frame-ancestors 'self'");
     if (inline) csp = csp.replace("img-src 'self'", "img-src 'self' data:");

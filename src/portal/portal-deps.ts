@@ -46,8 +46,8 @@ export interface PortalDeps {
 /** Keyed by the parsed payload object, which lives as long as the page look-up that holds it. */
 export type LoginTemplates = WeakMap<object, Map<string, LoginTemplateParts>>;
 
-/** A login page rendered once (portal-render.ts): its bytes, and 0 where the nonce goes, 1 where the state goes. */
-export type LoginTemplateParts = (Buffer | 0 | 1)[];
+/** A login page rendered once (portal-render.ts): its bytes, and 0 where the nonce goes, 1 where the state goes, 2 where the switcher's query goes. */
+export type LoginTemplateParts = (Buffer | 0 | 1 | 2)[];
 
 /**
  * `app` is the portal's context of the app: its config, and its rate-limit plugin for the limits.

@@ -5,71 +5,52 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.js";
+import { type MessageValues, translate, translator } from "../i18n/catalogue.js";
+import { pageLanguage } from "./portal-language.js";
 import { PORTAL_PREFIX, UNIFI_GUEST_PREFIX } from "../portal-urls.js";
 import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { errorPage } from "./views/message-page.view.js";
 
-const e = (status: number, sentence: string, headers?: Record<string, string>) =>
-  new AppError(status, { portal: [sentence] }, headers);
+/**
+ * A portal failure: the API's shape carries the English sentence, and the error keeps its
+ * catalogue message so that a guest's page shows it in the page's language.
+ */
+const e = (status: number, key: string, values?: MessageValues, headers?: Record<string, string>) =>
+  Object.assign(new AppError(status, { portal: [translate("en", key, values)] }, headers), { portalMsg: { key, values } });
 
 const retryHeader = (seconds: number) => ({ "retry-after": String(seconds) });
 
 export const portalErrors = {
-  pageNotFound: () => e(404, "This WiFi login page does not exist. Please check the address or ask a member of staff."),
+  pageNotFound: () => e(404, "error.pageNotFound"),
   /** A logo address of no live campaign, or of a logo the campaign no longer has (its hash changed). */
-  logoNotFound: () => e(404, "This logo does not exist. The login page that links it may be out of date: reload it."),
-  gatewayRefused: () =>
-    e(400, "Your WiFi access point sent an incomplete or invalid request. Please disconnect and reconnect to the WiFi."),
-  unknownAccessPoint: () =>
-    e(403, "This WiFi access point is not registered for this login page. Please ask a member of staff."),
-  sessionExpired: () => e(403, "This login page has expired. Please go back, reload the page and try again."),
-  allowanceSpent: () => e(403, "Your data allowance at this location for today is used up. Please try again tomorrow."),
-  notOnWifi: () => e(400, "This is a preview of the login page. Connect to the WiFi to log in."),
-  methodUnavailable: () => e(400, "This login method is not available here. Please choose another one."),
-  rateLimited: (retryAfter: number) =>
-    e(429, `Too many login attempts from this network. Please try again in ${retryAfter} seconds.`, retryHeader(retryAfter)),
-  smsFromNetwork: (retryAfter: number) =>
-    e(
-      429,
-      `Too many text messages were requested from this network just now. Please try again in ${retryAfter} seconds, or choose another login method.`,
-      retryHeader(retryAfter),
-    ),
-  smsAtLocation: (retryAfter: number) =>
-    e(
-      429,
-      `Too many text messages were requested at this location just now. Please try again in ${retryAfter} seconds, or choose another login method.`,
-      retryHeader(retryAfter),
-    ),
-  smsBudgetSpent: (retryAfter: number) =>
-    e(
-      429,
-      "Text-message login is not available at this location for the rest of today. Please choose another login method.",
-      retryHeader(retryAfter),
-    ),
-  providerFailed: (provider: string) =>
-    e(502, `We could not complete the login with ${provider[0].toUpperCase()}${provider.slice(1)}. Please try again or choose another method.`),
+  logoNotFound: () => e(404, "error.logoNotFound"),
+  gatewayRefused: () => e(400, "error.gatewayRefused"),
+  unknownAccessPoint: () => e(403, "error.unknownAccessPoint"),
+  sessionExpired: () => e(403, "error.sessionExpired"),
+  allowanceSpent: () => e(403, "error.allowanceSpent"),
+  notOnWifi: () => e(400, "error.notOnWifi"),
+  methodUnavailable: () => e(400, "error.methodUnavailable"),
+  rateLimited: (retryAfter: number) => e(429, "error.rateLimited", { seconds: retryAfter }, retryHeader(retryAfter)),
+  smsFromNetwork: (retryAfter: number) => e(429, "error.smsFromNetwork", { seconds: retryAfter }, retryHeader(retryAfter)),
+  smsAtLocation: (retryAfter: number) => e(429, "error.smsAtLocation", { seconds: retryAfter }, retryHeader(retryAfter)),
+  smsBudgetSpent: (retryAfter: number) => e(429, "error.smsBudgetSpent", undefined, retryHeader(retryAfter)),
+  providerFailed: (provider: string) => e(502, "error.providerFailed", { provider: `${provider[0].toUpperCase()}${provider.slice(1)}` }),
   /** Marked `retry`: a form login answers it with the login page again, the sentence as its notice. */
-  controllerFailed: () =>
-    Object.assign(e(502, "We could not let you onto the WiFi just now: the network did not answer in time. Please try again in a moment."), {
-      retry: true as const,
-    }),
-  controllerMissing: () =>
-    e(502, "This WiFi cannot let guests in yet: it is not fully set up. Please ask a member of staff."),
-  voucherTries: (retryAfter: number) =>
-    e(429, `Too many voucher codes were tried from this network. Please wait ${retryAfter} seconds and try again.`, retryHeader(retryAfter)),
-  smsFailed: () => e(502, "We could not send the text message. Please check the number or choose another login method."),
-  smsTooMany: (minutes: number) =>
-    e(429, `Several codes were already sent to this number. Please use the latest one, or try again in ${minutes} minutes.`, retryHeader(minutes * 60)),
-  smsTooManyToday: (retryAfter: number) =>
-    e(
-      429,
-      "Several codes were already sent to this number today. Please use the latest one, or choose another login method.",
-      retryHeader(retryAfter),
-    ),
+  controllerFailed: () => Object.assign(e(502, "error.controllerFailed"), { retry: true as const }),
+  controllerMissing: () => e(502, "error.controllerMissing"),
+  voucherTries: (retryAfter: number) => e(429, "error.voucherTries", { seconds: retryAfter }, retryHeader(retryAfter)),
+  smsFailed: () => e(502, "error.smsFailed"),
+  smsTooMany: (minutes: number) => e(429, "error.smsTooMany", { minutes }, retryHeader(minutes * 60)),
+  smsTooManyToday: (retryAfter: number) => e(429, "error.smsTooManyToday", undefined, retryHeader(retryAfter)),
 };
 
+/** The catalogue message of a portal error (undefined for any other error). */
+export function portalMessage(err: unknown): { key: string; values?: MessageValues } | undefined {
+  return err instanceof AppError ? (err as { portalMsg?: { key: string; values?: MessageValues } }).portalMsg : undefined;
+}
+
 /** Whether `err` is a failure the guest can simply retry from the same page (a controller that did not answer). */
-export function retryableOnPage(err: unknown): err is AppError & { retry: true } {
+export function retryableOnPage(err: unknown): err is AppError & { retry: true; portalMsg: { key: string; values?: MessageValues } } {
   return err instanceof AppError && (err as { retry?: boolean }).retry === true;
 }
 
@@ -79,16 +60,26 @@ export function wantsPortalHtml(request: FastifyRequest): boolean {
   return portal && (request.headers.accept ?? "").includes("text/html");
 }
 
-/** Renders an error for a guest's browser; called by the app's error and not-found handlers. */
+/**
+ * Renders an error for a guest's browser, in the language of the page it came from (the `lang` of
+ * the form or address) or the browser's; called by the app's error and not-found handlers.
+ */
 export function sendPortalError(reply: FastifyReply, err: AppError): string {
   const nonce = newNonce();
   setPortalHeaders(reply, nonce, []);
   reply.code(err.statusCode).headers(err.headers).type("text/html; charset=utf-8");
+  const request = reply.request;
+  const body = request.body && typeof request.body === "object" ? (request.body as Record<string, unknown>) : {};
+  const query = request.query && typeof request.query === "object" ? (request.query as Record<string, unknown>) : {};
+  const tr = translator(pageLanguage(request, body.lang ?? query.lang));
+  const msg = portalMessage(err);
   const sentences =
     err.statusCode >= 500 && err.statusCode !== 502
-      ? ["Something went wrong on our side. Please try again in a moment."]
-      : err.statusCode === 404 && !err.messages.portal
-        ? ["This page does not exist."]
-        : Object.values(err.messages).flat();
-  return errorPage({ nonce, statusCode: err.statusCode, sentences });
+      ? [tr.t("error.internal")]
+      : msg
+        ? [tr.t(msg.key, msg.values)]
+        : err.statusCode === 404 && !err.messages.portal
+          ? [tr.t("error.noSuchPage")]
+          : Object.values(err.messages).flat();
+  return errorPage({ tr, nonce, statusCode: err.statusCode, sentences });
 }

@@ -5,6 +5,7 @@
 import type { ConsentSettings } from "../modules/campaigns/campaign-payload.js";
 import type { GuestProfileInput } from "../modules/guests/guest-activity.service.js";
 
+/** Input id to the catalogue key (src/i18n) of the sentence shown under it. */
 export type FormErrors = Record<string, string>;
 
 export interface FormResult {
@@ -46,9 +47,9 @@ export function parseCustomForm(body: Record<string, unknown>, asks: { name: boo
   const email = field(body, "email").toLowerCase();
   const phoneRaw = field(body, "phone", 32);
   const phone = e164(phoneRaw);
-  if (asks.name && name === "") errors["custom-name"] = "Please enter your name.";
-  if (asks.email && !validEmail(email)) errors["custom-email"] = "Please enter a valid e-mail address.";
-  if (asks.phone && !phone) errors["custom-phone"] = "Please enter your phone number with its country code, for example +44 7700 900123.";
+  if (asks.name && name === "") errors["custom-name"] = "form.nameRequired";
+  if (asks.email && !validEmail(email)) errors["custom-email"] = "form.emailInvalid";
+  if (asks.phone && !phone) errors["custom-phone"] = "form.phoneInvalid";
   const profile: GuestProfileInput = {};
   if (asks.name) profile.full_name = name;
   if (asks.email) profile.email = email;
@@ -63,7 +64,7 @@ export function parseCustomForm(body: Record<string, unknown>, asks: { name: boo
 
 export function parseEmailForm(body: Record<string, unknown>): FormResult {
   const email = field(body, "email").toLowerCase();
-  const errors: FormErrors = validEmail(email) ? {} : { "email-email": "Please enter a valid e-mail address." };
+  const errors: FormErrors = validEmail(email) ? {} : { "email-email": "form.emailInvalid" };
   return { errors, identity: email, profile: { email }, values: { "email-email": email } };
 }
 
@@ -87,7 +88,8 @@ export function unpackConsent(c: [number, number] | undefined): ConsentChoice | 
   return Array.isArray(c) ? { termsAccepted: c[0] === 1, marketingTicked: c[1] === 1 } : undefined;
 }
 
-export const TERMS_ERROR = "Please accept the terms of use to connect.";
+/** The catalogue key of the sentence under an unticked required terms box. */
+export const TERMS_ERROR = "form.termsRequired";
 
 /**
  * The consent boxes of the form with id prefix `prefix` (custom, email, sms, voucher, ct): an error

@@ -6,7 +6,7 @@ import { type Handoff, type LoginContext, completeLogin } from "./portal-login.s
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { rememberDevice } from "./returning-guest.js";
-import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
+import { beginLogin, bodyOf, countLogin, postView, userAgentOf } from "./portal-request.js";
 
 const PREFIX = { custom: "custom", email: "email", clickthrough: "ct" } as const;
 
@@ -20,14 +20,15 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
   for (const method of Object.keys(FORMS) as (keyof typeof FORMS)[]) {
     app.post(`/portal/login/${method}`, { schema: { hide: true } }, (request, reply) => countLogin(deps, method, reply, async () => {
       const ctx = await beginLogin(request, deps, method);
+      const view = postView(request, ctx);
       const body = bodyOf(request);
       const form = FORMS[method](body, ctx);
       const consent = parseConsent(body, ctx.payload.consent, PREFIX[method], method === "clickthrough" || ctx.payload.consent.terms_required);
       Object.assign(form.errors, consent.errors);
       if (Object.keys(form.errors).length > 0) {
         reply.code(400);
-        return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, {
-          notice: "Please check the form below.",
+        return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, view, {
+          notice: { key: "notice.checkForm" },
           errors: form.errors,
           values: form.values,
         });
@@ -41,15 +42,16 @@ export function loginRoutes(app: FastifyInstance, deps: PortalDeps): void {
           consent: consent.choice,
           userAgent: userAgentOf(request),
           clientIp: request.ip,
+          language: view.lang,
           onGuest: rememberDevice(reply, deps, ctx.location),
         });
       } catch (err) {
         // The controller did not let the guest in: the same form again, to retry in one tap.
         if (!retryableOnPage(err)) throw err;
         reply.code(err.statusCode);
-        return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, { notice: err.messages.portal?.[0], values: form.values });
+        return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, view, { notice: err.portalMsg, values: form.values });
       }
-      return sendHandoff(reply, deps, ctx.payload, handoff);
+      return sendHandoff(reply, deps, ctx.payload, handoff, view);
     }));
   }
 }

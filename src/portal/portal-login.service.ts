@@ -72,6 +72,8 @@ export interface LoginInput {
   voucher?: VoucherLimits;
   /** What the guest ticked on the page; undefined: the method's form had no consent boxes. */
   consent?: ConsentChoice;
+  /** The language the page was shown in: the terms and marketing texts the guest saw are that language's, and the guest's locale when the login gives none. */
+  language?: string;
 }
 
 /** A text's version as logins record it: 16 hex digits of its SHA-256 ("" for no text). */
@@ -79,16 +81,21 @@ export function textVersion(text: string): string {
   return text === "" ? "" : createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
 }
 
-/** What the page showed and the guest ticked; whether that opts the guest in is marketingDecision's (modules/guests). */
-function loginConsent(payload: CampaignPayload, choice: LoginInput["consent"]): LoginConsent {
+/**
+ * What the page showed and the guest ticked; whether that opts the guest in is marketingDecision's
+ * (modules/guests). The versions are those of the texts the guest saw: the page language's when the
+ * campaign has them in it (a translation is a text, and a version, of its own).
+ */
+function loginConsent(payload: CampaignPayload, choice: LoginInput["consent"], language: string | undefined): LoginConsent {
   // The box is on the page when the campaign offers it and the method's form has the consent boxes.
   const marketingOffered = payload.consent.marketing_opt_in && choice !== undefined;
+  const own = language && language !== payload.default_language ? payload.translations[language] : undefined;
   return {
     termsAccepted: choice?.termsAccepted ?? false,
-    termsVersion: choice?.termsAccepted ? textVersion(payload.custom_terms) : "",
+    termsVersion: choice?.termsAccepted ? textVersion(own?.custom_terms || payload.custom_terms) : "",
     marketingOffered,
     marketingTicked: choice?.marketingTicked ?? false,
-    marketingVersion: marketingOffered ? textVersion(payload.consent.marketing_text) : "",
+    marketingVersion: marketingOffered ? textVersion(own?.marketing_text || payload.consent.marketing_text) : "",
   };
 }
 
@@ -144,11 +151,11 @@ export async function completeLogin(
     deviceId: state.dev,
     loginType: (input.as?.loginType as LoginType | undefined) ?? loginTypeOfMethod(input.method),
     identity: input.as?.identity ?? (input.identity || anonymousIdentity(state)),
-    profile: input.profile,
+    profile: input.language && !input.profile.locale ? { ...input.profile, locale: input.language } : input.profile,
     clientMac: state.mac,
     userAgent: input.userAgent,
     companion: issued && credentialWithLogin(app.radius, issued.row),
-    consent: loginConsent(payload, input.consent),
+    consent: loginConsent(payload, input.consent, input.language),
     voucherId: voucher?.voucherId ?? null,
   });
   input.onGuest?.(guestId);

@@ -14,7 +14,7 @@ import { completeLogin, loadLoginContext } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { rememberDevice } from "./returning-guest.js";
-import { beginLogin, bodyOf, countLogin, userAgentOf, verifiedState } from "./portal-request.js";
+import { beginLogin, bodyOf, countLogin, postView, userAgentOf, verifiedState } from "./portal-request.js";
 import { safeEqual } from "./portal-signer.js";
 import { setOAuthCookie, takeOAuthCookie } from "./portal-state.js";
 
@@ -23,11 +23,12 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const provider = request.params.provider;
     if (!isSocialProvider(provider)) throw portalErrors.pageNotFound();
     const ctx = await beginLogin(request, deps, provider);
+    const view = postView(request, ctx);
     const body = bodyOf(request);
     const consent = parseConsent(body, ctx.payload.consent, "social");
     if (Object.keys(consent.errors).length > 0) {
       reply.code(400);
-      return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, { notice: "Please check the form below.", errors: consent.errors });
+      return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, view, { notice: { key: "notice.checkForm" }, errors: consent.errors });
     }
     const cfg = deps.config.oauth[provider]!;
     const auth = authorizationRequest(provider, cfg, callbackUrl(deps.config.publicUrl, provider));
@@ -52,12 +53,13 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
       if (!pending || pending.p !== provider || !safeEqual(param(query, "state", 256), pending.n)) throw portalErrors.sessionExpired();
       const state = await verifiedState(request, deps, pending.s);
       const ctx = await loadLoginContext(deps.ctx, deps.config, state, provider);
+      const view = postView(request, ctx);
       const code = param(query, "code", 2048);
       if (param(query, "error", 256) || !code) {
         // The guest cancelled at the provider (or it answered nothing usable): asked to try again.
         invalid();
-        return renderLogin(reply, deps, ctx.payload, pending.s, state.gw, {
-          notice: `The login with ${PROVIDER_LABELS[provider]} did not complete. Please try again or choose another method.`,
+        return renderLogin(reply, deps, ctx.payload, pending.s, state.gw, view, {
+          notice: { key: "notice.oauthIncomplete", values: { provider: PROVIDER_LABELS[provider] } },
         });
       }
       const cfg = deps.config.oauth[provider]!;
@@ -70,9 +72,10 @@ export function oauthRoutes(app: FastifyInstance, deps: PortalDeps): void {
         consent: unpackConsent(pending.c),
         userAgent: userAgentOf(request),
         clientIp: request.ip,
+        language: view.lang,
         onGuest: rememberDevice(reply, deps, ctx.location),
     });
-    return sendHandoff(reply, deps, ctx.payload, handoff);
+    return sendHandoff(reply, deps, ctx.payload, handoff, view);
     });
   });
 }

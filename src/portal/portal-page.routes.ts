@@ -9,7 +9,9 @@ import { type OpenNdsScope, resolveOpenNdsArrival } from "./opennds/opennds.serv
 import { portalErrors } from "./portal-errors.js";
 import { parseUnifi } from "../gateways/unifi/unifi.js";
 import { type PageContext, resolveAccessPointPage, resolveCampaignPage, resolveLocationPage } from "./portal-page.service.js";
-import { renderConnected, renderLogin, renderWelcomeBack } from "./portal-render.js";
+import { type PageView, renderConnected, renderLogin, renderWelcomeBack } from "./portal-render.js";
+import { inCaptiveAssistant, pageLanguage, queryWithoutLang, splitLangParam } from "./portal-language.js";
+import { userAgentOf } from "./portal-request.js";
 import { cookieGuest } from "./returning-guest.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { ensureSession, openPageState, sealPageState } from "./portal-state.js";
@@ -17,17 +19,19 @@ import { reconnect } from "./portal-returning.routes.js";
 import { PORTAL_CAMPAIGN_PREFIX, PORTAL_LOCATION_PREFIX, UNIFI_GUEST_PREFIX } from "../portal-urls.js";
 
 const NOTICES: Record<string, string> = {
-  failed: "The WiFi did not accept the login. Please try again.",
-  logoff: "You have been logged out of the WiFi.",
+  failed: "notice.failed",
+  logoff: "notice.logoff",
 };
 
 async function arrivalOf(request: FastifyRequest, deps: PortalDeps, scope: OpenNdsScope): Promise<GatewayArrival | null> {
-  const query = (request.query ?? {}) as Record<string, unknown>;
+  // The gateway's parameters, as the gateway sent them: without the language switcher's `lang`.
+  const query = queryWithoutLang((request.query ?? {}) as Record<string, unknown>);
+  const { url } = splitLangParam(request.url);
   // openNDS's levels 2 and 3 can only be read with a router's key, found through the page's location.
   if (query.fas !== undefined) return resolveOpenNdsArrival(deps.ctx, scope, query, false);
   const parsed = parseGateway({
-    query: (request.query ?? {}) as Record<string, unknown>,
-    rawUrls: [`${deps.config.publicUrl}${request.url}`, `${request.protocol}://${request.host}${request.url}`],
+    query,
+    rawUrls: [`${deps.config.publicUrl}${url}`, `${request.protocol}://${request.host}${url}`],
     coovaUamSecret: deps.config.coovaUamSecret,
   });
   if (parsed.kind === "refused") {
@@ -37,9 +41,20 @@ async function arrivalOf(request: FastifyRequest, deps: PortalDeps, scope: OpenN
   return parsed.kind === "arrival" ? parsed.arrival : null;
 }
 
+/** The page's language (switcher, browser, campaign), the query its switcher repeats, and whether it is in a captive network assistant. */
+function pageView(request: FastifyRequest, ctx: PageContext): PageView {
+  const split = splitLangParam(request.url);
+  return {
+    lang: pageLanguage(request, split.lang, ctx.payload.default_language),
+    query: split.query,
+    inAssistant: inCaptiveAssistant(userAgentOf(request)),
+  };
+}
+
 export async function showPage(request: FastifyRequest, reply: FastifyReply, deps: PortalDeps, ctx: PageContext): Promise<FastifyReply | string | Buffer> {
   const result = ctx.arrival?.result;
-  if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, "You are online");
+  const view = pageView(request, ctx);
+  if (result === "success" || result === "already") return renderConnected(reply, deps, ctx.payload, view);
   const sid = ensureSession(request, reply, deps.config.publicUrl);
   let mac = ctx.arrival?.clientMac ?? "";
   // A family whose redirect hides the guest's MAC (RUCKUS SmartZone, RUCKUS One) has it opened.
@@ -52,6 +67,7 @@ export async function showPage(request: FastifyRequest, reply: FastifyReply, dep
     dev: ctx.device?.id ?? null,
     mac,
     gw: ctx.arrival?.state ?? null,
+    lang: view.lang,
   });
   // A browser that logged in here before (device cookie), whatever MAC its device uses now: one tap.
   // Not after a failed login or a log-off: those show the login page with their notice.
@@ -63,11 +79,10 @@ export async function showPage(request: FastifyRequest, reply: FastifyReply, dep
       const opened = openPageState(deps.signer, state, sid);
       if (opened) return reconnect(request, reply, deps, { state: opened, location: ctx.location, campaign: ctx.campaign, payload: ctx.payload }, guest);
     }
-    if (guest) return renderWelcomeBack(reply, deps, ctx.payload, state, ctx.arrival.state, guest.full_name ?? "");
+    if (guest) return renderWelcomeBack(reply, deps, ctx.payload, state, ctx.arrival.state, guest.full_name ?? "", view);
   }
-  const notice =
-    (result && NOTICES[result]) ?? (ctx.location === null ? "This is a preview of the login page. Connect to the WiFi to log in." : undefined);
-  return renderLogin(reply, deps, ctx.payload, state, ctx.arrival?.state ?? null, { notice });
+  const notice = (result && NOTICES[result]) ?? (ctx.location === null ? "notice.preview" : undefined);
+  return renderLogin(reply, deps, ctx.payload, state, ctx.arrival?.state ?? null, view, { notice: notice ? { key: notice } : undefined });
 }
 
 export function pageRoutes(app: FastifyInstance, deps: PortalDeps): void {
@@ -83,7 +98,7 @@ export function pageRoutes(app: FastifyInstance, deps: PortalDeps): void {
 
   // UniFi's external portal: the AP names itself (ap) and the guest (id); its location's campaign is shown.
   app.get<{ Params: { site: string } }>(`${UNIFI_GUEST_PREFIX}:site`, { schema: { hide: true } }, async (request, reply) => {
-    const parsed = parseUnifi(request.params.site, (request.query ?? {}) as Record<string, unknown>);
+    const parsed = parseUnifi(request.params.site, queryWithoutLang((request.query ?? {}) as Record<string, unknown>));
     if (parsed.kind !== "arrival") {
       request.log.info({ reason: parsed.kind === "refused" ? parsed.reason : "none" }, "portal: gateway parameters refused");
       throw portalErrors.gatewayRefused();

@@ -9,7 +9,10 @@ import { newNonce, setPortalHeaders } from "./portal-headers.js";
 import { maskPhone } from "./portal-forms.js";
 import type { LoginTemplateParts, PortalDeps } from "./portal-deps.js";
 import { type Handoff, methodAvailable } from "./portal-login.service.js";
-import { type LoginPageModel, type PageTexts, loginPage } from "./views/login-page.view.js";
+import { escapeHtml } from "../http/html.js";
+import { translator } from "../i18n/catalogue.js";
+import { type LoginPageModel, type Msg, type PageTexts, loginPage } from "./views/login-page.view.js";
+import type { CampaignText } from "./views/layout.view.js";
 import { handoffPage } from "./views/handoff-page.view.js";
 import { connectedPage, smsCodePage, welcomeBackPage } from "./views/message-page.view.js";
 import { campaignTheme } from "./views/theme.js";
@@ -20,19 +23,42 @@ export type RenderDeps = Pick<PortalDeps, "config" | "terms"> & Partial<Pick<Por
 /** Stand in for the per-guest parts while a page is rendered once; letters only, so escaping leaves them be. */
 const NONCE_SLOT = "gwpNonceSlotQ7v";
 const STATE_SLOT = "gwpStateSlotZ3k";
-const SLOTS = new RegExp(`(${NONCE_SLOT}|${STATE_SLOT})`);
-/** Where a kept template's nonce and state go (LoginTemplateParts). */
+const QUERY_SLOT = "gwpQuerySlotM2x";
+const SLOTS = new RegExp(`(${NONCE_SLOT}|${STATE_SLOT}|${QUERY_SLOT})`);
+/** Where a kept template's nonce, state and switcher query go (LoginTemplateParts). */
 const NONCE = 0;
 const STATE = 1;
+const QUERY = 2;
 
-export function pageTexts(deps: RenderDeps, payload: PagePayload): PageTexts {
+/**
+ * How a page is shown to this guest: its language, the query its language switcher repeats
+ * (null: no switcher, as on a page answering a form), and whether it is in a captive network assistant.
+ */
+export interface PageView {
+  lang: string;
+  query?: string | null;
+  inAssistant?: boolean;
+}
+
+/**
+ * The campaign's texts in the page's language when the campaign has them, else in its default
+ * language (then marked with that language, so a screen reader reads them in it).
+ */
+export function pageTexts(deps: RenderDeps, payload: PagePayload, view: PageView, switcherQuery?: string | null): PageTexts {
+  const tr = translator(view.lang);
+  const own = tr.lang === payload.default_language ? undefined : payload.translations[tr.lang];
+  const foreign = tr.lang === payload.default_language ? undefined : payload.default_language;
+  const text = (translated: string | undefined, base: string): CampaignText => (translated ? { text: translated } : { text: base, lang: base ? foreign : undefined });
+  const terms = own?.custom_terms || payload.custom_terms;
   return {
-    title: payload.title_text,
-    footer: payload.footer_text,
+    tr,
+    title: text(own?.title_text, payload.title_text),
+    footer: text(own?.footer_text, payload.footer_text),
     ssid: payload.ssid,
-    terms: payload.custom_terms ? deps.terms.sanitize(payload.custom_terms) : null,
+    terms: terms ? { html: deps.terms.sanitize(terms), lang: own?.custom_terms ? undefined : foreign } : null,
     theme: campaignTheme(payload.text_color, payload.background),
     logo: payload.pageLogo,
+    switcherQuery: switcherQuery === undefined ? view.query : switcherQuery,
   };
 }
 
@@ -50,7 +76,7 @@ function formTargets(config: RenderDeps["config"], payload: PagePayload, gw: Gat
 }
 
 export interface LoginPageExtras {
-  notice?: string;
+  notice?: Msg;
   errors?: Record<string, string>;
   values?: Record<string, string>;
 }
@@ -68,6 +94,7 @@ export function renderLogin(
   payload: PagePayload,
   state: string,
   gw: GatewayState | null,
+  view: PageView,
   extras: LoginPageExtras = {},
 ): string | Buffer {
   const { config } = deps;
@@ -77,7 +104,7 @@ export function renderLogin(
   // Nonce and state are letters, digits and -_+/=. , which escaping leaves as they are: the page is
   // the same whether they are filled into the rendered template or rendered with it.
   if (deps.loginTemplates && !extras.errors && !extras.values) {
-    const key = extras.notice ?? "";
+    const key = `${view.lang}\u0000${view.inAssistant ? 1 : 0}\u0000${typeof view.query === "string" ? 1 : 0}\u0000${extras.notice ? JSON.stringify(extras.notice) : ""}`;
     let byNotice = deps.loginTemplates.get(payload);
     if (!byNotice) {
       byNotice = new Map();
@@ -85,35 +112,62 @@ export function renderLogin(
     }
     let parts = byNotice.get(key);
     if (!parts) {
-      parts = loginPage(loginModel(deps, payload, NONCE_SLOT, STATE_SLOT, extras))
+      const slotted = { ...view, query: typeof view.query === "string" ? QUERY_SLOT : null };
+      parts = loginPage(loginModel(deps, payload, NONCE_SLOT, STATE_SLOT, slotted, extras))
         .split(SLOTS)
-        .map((part) => (part === NONCE_SLOT ? NONCE : part === STATE_SLOT ? STATE : Buffer.from(part, "utf8")));
+        .map((part) => (part === NONCE_SLOT ? NONCE : part === STATE_SLOT ? STATE : part === QUERY_SLOT ? QUERY : Buffer.from(part, "utf8")));
+      if (byNotice.size >= 64) byNotice.clear();
       byNotice.set(key, parts);
     }
-    return fillSlots(parts, nonce, state);
+    return fillSlots(parts, nonce, state, typeof view.query === "string" ? switcherQueryHtml(view.query) : "");
   }
-  return loginPage(loginModel(deps, payload, nonce, state, extras));
+  return loginPage(loginModel(deps, payload, nonce, state, { ...view, query: typeof view.query === "string" ? switcherQuery(view.query) : null }, extras));
 }
 
-/** The page's bytes with `nonce` and `state` (ASCII: base64 and base64url) in their slots. */
-function fillSlots(parts: LoginTemplateParts, nonce: string, state: string): Buffer {
+/** The switcher's query: the page's own, then "&" before the switcher's `lang=`; "" when the page has none. */
+function switcherQuery(query: string): string {
+  return query === "" ? "" : `${query}&`;
+}
+
+/** The same, as it stands in an attribute of the page. */
+function switcherQueryHtml(query: string): string {
+  return escapeHtml(switcherQuery(query));
+}
+
+/**
+ * The page's bytes with `nonce` and `state` (ASCII: base64 and base64url) and the switcher's
+ * query (already escaped; UTF-8 when the gateway sent raw bytes) in their slots.
+ */
+function fillSlots(parts: LoginTemplateParts, nonce: string, state: string, query: string): Buffer {
+  const queryBytes = query === "" ? 0 : Buffer.byteLength(query, "utf8");
   let length = 0;
-  for (const part of parts) length += part === NONCE ? nonce.length : part === STATE ? state.length : part.length;
+  for (const part of parts) length += part === NONCE ? nonce.length : part === STATE ? state.length : part === QUERY ? queryBytes : part.length;
   const out = Buffer.allocUnsafe(length);
   let at = 0;
   for (const part of parts) {
     if (part === NONCE) at += out.write(nonce, at, "latin1");
     else if (part === STATE) at += out.write(state, at, "latin1");
+    else if (part === QUERY) at += queryBytes === 0 ? 0 : out.write(query, at, "utf8");
     else at += part.copy(out, at);
   }
   return out;
 }
 
-function loginModel(deps: RenderDeps, payload: PagePayload, nonce: string, state: string, extras: LoginPageExtras): LoginPageModel {
+function loginModel(deps: RenderDeps, payload: PagePayload, nonce: string, state: string, view: PageView, extras: LoginPageExtras): LoginPageModel {
   const { config } = deps;
   const available = (m: Parameters<typeof methodAvailable>[2]) => methodAvailable(config, payload, m);
+  const texts = pageTexts(deps, payload, view);
+  const own = texts.tr.lang === payload.default_language ? undefined : payload.translations[texts.tr.lang];
+  const marketing: CampaignText = own?.marketing_text
+    ? { text: own.marketing_text }
+    : payload.consent.marketing_text
+      ? { text: payload.consent.marketing_text, lang: texts.tr.lang === payload.default_language ? undefined : payload.default_language }
+      : { text: texts.tr.t("consent.marketingDefault") };
+  const button = own?.button_text ? { text: own.button_text } : payload.button_text ? { text: payload.button_text, lang: texts.tr.lang === payload.default_language ? undefined : payload.default_language } : null;
   return {
-    ...pageTexts(deps, payload),
+    ...texts,
+    buttonText: button,
+    inAssistant: view.inAssistant,
     nonce,
     state,
     social: SOCIAL_PROVIDERS.filter(available),
@@ -122,7 +176,7 @@ function loginModel(deps: RenderDeps, payload: PagePayload, nonce: string, state
     sms: available("sms"),
     clickthrough: available("clickthrough"),
     voucher: available("voucher"),
-    consent: { terms: payload.consent.terms_required, marketing: payload.consent.marketing_opt_in ? payload.consent.marketing_text : null },
+    consent: { terms: payload.consent.terms_required, marketing: payload.consent.marketing_opt_in ? marketing : null },
     ...extras,
   };
 }
@@ -135,43 +189,45 @@ export function renderSmsCode(
   state: string,
   gw: GatewayState | null,
   phone: string,
-  extras: { error?: string; notice?: string } = {},
+  view: PageView,
+  extras: { error?: Msg; notice?: Msg } = {},
 ): string {
   const nonce = newNonce();
   setPortalHeaders(reply, nonce, formTargets(deps.config, payload, gw));
   reply.type("text/html; charset=utf-8");
-  return smsCodePage({ texts: pageTexts(deps, payload), nonce, state, maskedPhone: maskPhone(phone), ...extras });
+  return smsCodePage({ texts: pageTexts(deps, payload, view, null), nonce, state, maskedPhone: maskPhone(phone), ...extras });
 }
 
 /** The one-tap reconnect of a returning guest; its form hands off like the login page. */
-export function renderWelcomeBack(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, state: string, gw: GatewayState | null, name: string): string {
+export function renderWelcomeBack(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, state: string, gw: GatewayState | null, name: string, view: PageView): string {
   const nonce = newNonce();
   setPortalHeaders(reply, nonce, formTargets(deps.config, payload, gw));
   reply.type("text/html; charset=utf-8");
-  return welcomeBackPage({ texts: pageTexts(deps, payload), nonce, state, name });
+  const query = typeof view.query === "string" ? switcherQuery(view.query) : null;
+  return welcomeBackPage({ texts: pageTexts(deps, payload, view, query), nonce, state, name });
 }
 
 /** `goTo`: an http(s) URL the page then sends the browser to by itself (see the `landing` hand-off). */
-export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, heading: string, goTo?: string): string {
+export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, view: PageView, goTo?: string): string {
   const nonce = newNonce();
   const continueUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   setPortalHeaders(reply, nonce, []);
   reply.type("text/html; charset=utf-8");
   // Normalised (spaces and quotes percent-encoded), so that the refresh's URL is the whole of it.
   const refreshTo = goTo && isHttpUrl(goTo) ? new URL(goTo).href : undefined;
-  return connectedPage({ texts: pageTexts(deps, payload), nonce, heading, continueUrl, goTo: refreshTo });
+  return connectedPage({ texts: pageTexts(deps, payload, view, null), nonce, continueUrl, goTo: refreshTo, inAssistant: view.inAssistant });
 }
 
 /** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
-export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, handoff: Handoff): FastifyReply | string {
-  if (handoff.kind === "connected") return renderConnected(reply, deps, payload, "You are online");
-  if (handoff.kind === "landing") return renderConnected(reply, deps, payload, "You are online", handoff.url);
+export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, handoff: Handoff, view: PageView): FastifyReply | string {
+  if (handoff.kind === "connected") return renderConnected(reply, deps, payload, view);
+  if (handoff.kind === "landing") return renderConnected(reply, deps, payload, view, handoff.url);
   if (handoff.kind === "post") {
     const nonce = newNonce();
     // The gateway answers the post with a redirect to where the guest was going: allowed too.
     setPortalHeaders(reply, nonce, handoff.landing ? [handoff.url, handoff.landing] : [handoff.url], true);
     reply.type("text/html; charset=utf-8");
-    return handoffPage({ texts: pageTexts(deps, payload), nonce, url: handoff.url, fields: handoff.fields });
+    return handoffPage({ texts: pageTexts(deps, payload, view, null), nonce, url: handoff.url, fields: handoff.fields });
   }
   setPortalHeaders(reply, newNonce(), []);
   return reply.redirect(handoff.url, 303);

@@ -6,6 +6,9 @@ import type { PortalDeps } from "./portal-deps.js";
 import { portalErrors } from "./portal-errors.js";
 import { type LoginContext, loadLoginContext } from "./portal-login.service.js";
 import { type PageState, SESSION_COOKIE, openPageState } from "./portal-state.js";
+import type { PagePayload } from "./page-payload.js";
+import { inCaptiveAssistant, pageLanguage } from "./portal-language.js";
+import type { PageView } from "./portal-render.js";
 
 export function bodyOf(request: FastifyRequest): Record<string, unknown> {
   const b = request.body;
@@ -24,6 +27,15 @@ export async function verifiedState(request: FastifyRequest, deps: PortalDeps, t
   const state = openPageState(deps.signer, token, cookieOf(request, SESSION_COOKIE));
   if (!state) throw portalErrors.sessionExpired();
   return state;
+}
+
+/** How the pages answering a login form are shown: in the language of the page the form was on, no switcher. */
+export function postView(request: FastifyRequest, ctx: { state: PageState; payload: PagePayload }): PageView {
+  return {
+    lang: pageLanguage(request, ctx.state.lang ?? bodyOf(request).lang, ctx.payload.default_language),
+    query: null,
+    inAssistant: inCaptiveAssistant(userAgentOf(request)),
+  };
 }
 
 /** State check, rate limit, and the location and campaign behind them, for a login by `method`. */

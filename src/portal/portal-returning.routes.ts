@@ -14,7 +14,7 @@ import type { PortalDeps } from "./portal-deps.js";
 import { portalErrors } from "./portal-errors.js";
 import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, sendHandoff } from "./portal-render.js";
-import { bodyOf, userAgentOf, verifiedState } from "./portal-request.js";
+import { bodyOf, postView, userAgentOf, verifiedState } from "./portal-request.js";
 import { cookieGuest, rememberDevice } from "./returning-guest.js";
 
 async function returningContext(request: FastifyRequest, deps: PortalDeps): Promise<LoginContext> {
@@ -33,10 +33,11 @@ export async function reconnect(request: FastifyRequest, reply: FastifyReply, de
     profile: {},
     userAgent: userAgentOf(request),
     clientIp: request.ip,
+    language: postView(request, ctx).lang,
     as: { loginType: guest.social_network, identity: guest.network_user_id },
     onGuest: rememberDevice(reply, deps, ctx.location),
   });
-  return sendHandoff(reply, deps, ctx.payload, handoff);
+  return sendHandoff(reply, deps, ctx.payload, handoff, postView(request, ctx));
 }
 
 export function returningRoutes(app: FastifyInstance, deps: PortalDeps): void {
@@ -51,6 +52,6 @@ export function returningRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.post("/portal/login/returning/forget", { schema: { hide: true } }, async (request, reply) => {
     const ctx = await returningContext(request, deps);
     clearDeviceCookie(reply, ctx.location.id);
-    return renderLogin(reply, deps, ctx.payload, String(bodyOf(request).state), ctx.state.gw);
+    return renderLogin(reply, deps, ctx.payload, String(bodyOf(request).state), ctx.state.gw, postView(request, ctx));
   });
 }

@@ -6,7 +6,7 @@ import { type LoginContext, completeLogin } from "./portal-login.service.js";
 import { renderLogin, renderSmsCode, sendHandoff } from "./portal-render.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { rememberDevice } from "./returning-guest.js";
-import { beginLogin, bodyOf, countLogin, userAgentOf } from "./portal-request.js";
+import { beginLogin, bodyOf, countLogin, postView, userAgentOf } from "./portal-request.js";
 import { sealPageState } from "./portal-state.js";
 import { sendLoginCode, verifyLoginCode } from "./sms/sms-login.service.js";
 import { SmsSendError } from "../modules/messages/twilio-client.js";
@@ -14,7 +14,7 @@ import { SmsSendError } from "../modules/messages/twilio-client.js";
 async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginContext, phone: string, consent: ConsentChoice | undefined): Promise<string> {
   await deps.limits.smsSend(request, ctx.location.id);
   try {
-    await sendLoginCode(deps.ctx, deps.config, deps.signer, ctx.location, phone);
+    await sendLoginCode(deps.ctx, deps.config, deps.signer, ctx.location, phone, postView(request, ctx).lang);
   } catch (err) {
     if (!(err instanceof SmsSendError)) throw err;
     request.log.warn({ err: err.message }, "portal: SMS not sent");
@@ -27,20 +27,21 @@ async function textCode(request: FastifyRequest, deps: PortalDeps, ctx: LoginCon
 export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.post("/portal/login/sms", { schema: { hide: true } }, async (request, reply) => {
     const ctx = await beginLogin(request, deps, "sms");
+    const view = postView(request, ctx);
     const body = bodyOf(request);
     const raw = field(body, "phone", 32);
     const phone = e164(raw);
     const consent = parseConsent(body, ctx.payload.consent, "sms");
     if (!phone || Object.keys(consent.errors).length > 0) {
       reply.code(400);
-      return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, {
-        notice: "Please check the form below.",
-        errors: { ...(phone ? {} : { "sms-phone": "Please enter your mobile number with its country code, for example +44 7700 900123." }), ...consent.errors },
+      return renderLogin(reply, deps, ctx.payload, String(body.state), ctx.state.gw, view, {
+        notice: { key: "notice.checkForm" },
+        errors: { ...(phone ? {} : { "sms-phone": "form.mobileInvalid" }), ...consent.errors },
         values: { "sms-phone": raw },
       });
     }
     const state = await textCode(request, deps, ctx, phone, consent.choice);
-    return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone);
+    return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone, view);
   });
 
   app.post("/portal/login/sms/resend", { schema: { hide: true } }, async (request, reply) => {
@@ -48,7 +49,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const phone = ctx.state.phone;
     if (!phone) throw portalErrors.sessionExpired();
     const state = await textCode(request, deps, ctx, phone, unpackConsent(ctx.state.consent));
-    return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone, { notice: "We sent you a new code." });
+    return renderSmsCode(reply, deps, ctx.payload, state, ctx.state.gw, phone, postView(request, ctx), { notice: { key: "notice.newCode" } });
   });
 
   app.post("/portal/login/sms/verify", { schema: { hide: true } }, (request, reply) => countLogin(deps, "sms", reply, async () => {
@@ -59,7 +60,7 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
     const result = await verifyLoginCode(deps.ctx, deps.config, deps.signer, ctx.location.id, phone, field(body, "code", 16));
     if (!result.ok) {
       reply.code(400);
-      return renderSmsCode(reply, deps, ctx.payload, String(body.state), ctx.state.gw, phone, { error: result.message });
+      return renderSmsCode(reply, deps, ctx.payload, String(body.state), ctx.state.gw, phone, postView(request, ctx), { error: result.message });
     }
     const handoff = await completeLogin(deps.ctx, deps.config, ctx, {
       method: "sms",
@@ -68,8 +69,9 @@ export function smsRoutes(app: FastifyInstance, deps: PortalDeps): void {
       consent: unpackConsent(ctx.state.consent),
       userAgent: userAgentOf(request),
       clientIp: request.ip,
+      language: postView(request, ctx).lang,
       onGuest: rememberDevice(reply, deps, ctx.location),
     });
-    return sendHandoff(reply, deps, ctx.payload, handoff);
+    return sendHandoff(reply, deps, ctx.payload, handoff, postView(request, ctx));
   }));
 }

@@ -31,6 +31,8 @@ export interface PageState {
   phone?: string;
   /** SMS step only: what the guest ticked on the number's form (terms, marketing), 1 or 0. */
   consent?: [number, number];
+  /** The language the page was shown in (a shipped language tag): the pages after it keep it. */
+  lang?: string;
 }
 
 export function sealPageState(signer: PortalSigner, s: Omit<PageState, "v" | "exp">, now = Date.now()): string {

@@ -17,7 +17,7 @@ for (const dialect of DIALECTS) {
   describe(`RFC 8908 captive-portal API (${dialect})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await createTestApp(dialect, { PORTAL_SECRET: "portal-secret-for-tests", COOVA_UAM_SECRET: UAM_SECRET, TRUST_PROXY: "false" });
+      t = await createTestApp(dialect, { PUBLIC_URL: "https://portal.test", PORTAL_SECRET: "portal-secret-for-tests", COOVA_UAM_SECRET: UAM_SECRET, TRUST_PROXY: "false" });
     });
     after(async () => t.close());
 
@@ -26,8 +26,20 @@ for (const dialect of DIALECTS) {
       return { statusCode: res.statusCode, type: String(res.headers["content-type"]), cache: String(res.headers["cache-control"]), body: res.json() };
     }
 
-    it("answers captive with the portal's URL and the venue's, as application/captive+json, never cached", async () => {
+    it("has no API when PUBLIC_URL is http: RFC 8908 wants the API and the portal over https", async () => {
+      const plain = await createTestApp(dialect, { PORTAL_SECRET: "portal-secret-for-tests" });
+      try {
+        const w = await makeWorld(plain);
+        const res = await plain.app.inject({ method: "GET", url: `${w.path}/captive-portal-api`, remoteAddress: "10.1.0.9" });
+        assert.equal(res.statusCode, 404);
+      } finally {
+        await plain.close();
+      }
+    });
+
+    it("answers captive with the portal's URL (https) and the venue's, as application/captive+json, never cached", async () => {
       const w = await makeWorld(t);
+      assert.match(w.url, /^https:\/\//);
       await t.call("POST", "create-or-update-location", {
         location_id: w.locationId, location_name: "Cafe", address1: "1 Main Street", town: "Springfield", state: "IL", zipcode: "62701",
         country: "US", phone_number: "(217)555-0100", timezone: "Europe/Berlin", website: "https://cafe.example/",

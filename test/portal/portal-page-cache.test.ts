@@ -43,7 +43,9 @@ for (const dialect of DIALECTS) {
       assert.notEqual(nonceOf(a.body), nonceOf(b.body));
       assert.notEqual(stateOf(a.body), stateOf(b.body));
       assert.match(String(a.headers["content-security-policy"]), new RegExp(`style-src 'nonce-${nonceOf(a.body)?.replace(/[+/]/g, "\\$&")}'`));
-      const blank = (html: string) => html.split(nonceOf(html)!).join("N").split(stateOf(html)).join("S");
+      // The language switcher's links repeat each guest's own gateway query.
+      const blank = (html: string) =>
+        html.split(nonceOf(html)!).join("N").split(stateOf(html)).join("S").replace(/href="\?[^"]*lang=/g, 'href="?Qlang=');
       assert.equal(blank(a.body), blank(b.body), "the same page but for nonce and state");
       const client = new PortalClient(t.app);
       const shown = await page(client);

@@ -17,7 +17,7 @@ for (const dialect of DIALECTS) {
       const page = await new PortalClient(t.app).get(w.path);
       assert.equal(page.statusCode, 200);
       assert.match(String(page.headers["content-type"]), /^text\/html/);
-      assert.match(page.body, /<html lang="en">/);
+      assert.match(page.body, /<html lang="en" dir="ltr">/);
       assert.match(page.body, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
       assert.match(page.body, /<title>Welcome to Cafe Blau<\/title>/);
       assert.match(page.body, /<h1>Welcome to Cafe Blau<\/h1>/);

@@ -5,6 +5,7 @@ import type { Settings } from "../state";
 import { navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, Notice, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
 import type { PageProps } from "./page";
+import { LANGUAGES } from "../../../src/i18n/languages.js";
 
 interface Campaign {
   campaign_id: number;
@@ -22,6 +23,9 @@ interface Campaign {
   terms_required: number;
   marketing_opt_in: number;
   marketing_text: string;
+  default_language: string;
+  button_text: string;
+  translations: Record<string, Record<string, string>>;
   /** Where the portal serves the logo; "" for none. */
   logo_url: string;
   last_modified: string;
@@ -46,9 +50,17 @@ const METHODS = [
 const TEXT_FIELDS: Field[] = [
   { name: "name", label: "Name", required: true, maxLength: 100, hint: "Any script, spaces and punctuation." },
   { name: "ssid", label: "WiFi network name shown", maxLength: 32 },
+  {
+    name: "default_language",
+    label: "Language of these texts",
+    type: "select",
+    options: LANGUAGES.map((l) => ({ value: l.tag, label: l.autonym })),
+    hint: "Guests whose browser asks for none of the campaign's languages see the page in it.",
+  },
   { name: "title_text", label: "Title", maxLength: 255 },
   { name: "footer_text", label: "Footer", type: "textarea", maxLength: 1000 },
   { name: "custom_terms", label: "Terms", type: "textarea", maxLength: 20000, hint: "HTML allowed; sanitised when shown." },
+  { name: "button_text", label: "Connect button label", maxLength: 60, hint: "Empty: the built-in label, in the guest's language." },
   { name: "text_color", label: "Text colour", type: "color" },
   { name: "background", label: "Background colour", type: "color" },
   { name: "redirect_url", label: "After login, send guests to", type: "url", hint: "Absolute http(s) URL; empty: where they were going." },
@@ -77,6 +89,8 @@ function campaignValues(c: Campaign): Values {
     terms_required: c.terms_required === 1,
     marketing_opt_in: c.marketing_opt_in === 1,
     marketing_text: c.marketing_text ?? "",
+    default_language: c.default_language || "en",
+    button_text: c.button_text ?? "",
   };
   for (const m of METHODS) v[`login_${m.key}`] = c.login_options[m.key] === true;
   return v;
@@ -98,8 +112,101 @@ function campaignBody(v: Values) {
     terms_required: v.terms_required === true ? "1" : "0",
     marketing_opt_in: v.marketing_opt_in === true ? "1" : "0",
     marketing_text: str("marketing_text"),
+    default_language: str("default_language") || "en",
+    button_text: str("button_text"),
     login_options: options,
   };
+}
+
+/** The translated texts, as the API's `translations` takes them: language tag to field to text. */
+type Translations = Record<string, Record<string, string>>;
+
+const TRANSLATED: { name: string; label: string; maxLength: number; area?: boolean }[] = [
+  { name: "title_text", label: "Title", maxLength: 255 },
+  { name: "footer_text", label: "Footer", maxLength: 1000, area: true },
+  { name: "custom_terms", label: "Terms (HTML)", maxLength: 20000, area: true },
+  { name: "marketing_text", label: "Marketing opt-in text", maxLength: 1000, area: true },
+  { name: "button_text", label: "Connect button label", maxLength: 60 },
+];
+
+const autonym = (tag: string) => LANGUAGES.find((l) => l.tag === tag)?.autonym ?? tag;
+
+/**
+ * The campaign's texts in its other languages, each beside the default language's: add or remove a
+ * language, type its texts; a text left empty shows in the default language.
+ */
+function TranslationsEditor(props: { values: Values; translations: Translations; disabled: boolean; onChange: (t: Translations) => void }) {
+  const def = (typeof props.values.default_language === "string" && props.values.default_language) || "en";
+  const offered = Object.keys(props.translations).filter((t) => t !== def);
+  const addable = LANGUAGES.filter((l) => l.tag !== def && !offered.includes(l.tag));
+  const set = (lang: string, field: string, text: string) => props.onChange({ ...props.translations, [lang]: { ...props.translations[lang], [field]: text } });
+  return (
+    <section aria-labelledby="tr-h" class="translations">
+      <h2 id="tr-h">Other languages</h2>
+      <p class="muted">Each text beside the {autonym(def)} one; a text left empty shows in {autonym(def)}.</p>
+      {offered.map((lang) => (
+        <fieldset key={lang} class="translation">
+          <legend>{autonym(lang)}</legend>
+          {TRANSLATED.map((f) => {
+            const id = `tr-${lang}-${f.name}`;
+            const original = String(props.values[f.name] ?? "");
+            return (
+              <div key={f.name} class="side-by-side">
+                <div class="original" lang={def}>
+                  <span class="muted">
+                    {f.label} ({autonym(def)})
+                  </span>
+                  <p>{original || "—"}</p>
+                </div>
+                <div class="field">
+                  <label for={id}>
+                    {f.label} ({autonym(lang)})
+                  </label>
+                  {f.area ? (
+                    <textarea id={id} lang={lang} maxLength={f.maxLength} disabled={props.disabled} value={props.translations[lang]?.[f.name] ?? ""} onInput={(e) => set(lang, f.name, (e.target as HTMLTextAreaElement).value)} />
+                  ) : (
+                    <input id={id} lang={lang} maxLength={f.maxLength} disabled={props.disabled} value={props.translations[lang]?.[f.name] ?? ""} onInput={(e) => set(lang, f.name, (e.target as HTMLInputElement).value)} />
+                  )}
+                </div>
+              </div>
+            );
+          })}
+          <button
+            type="button"
+            class="secondary"
+            disabled={props.disabled}
+            onClick={() => {
+              const { [lang]: _gone, ...rest } = props.translations;
+              props.onChange(rest);
+            }}
+          >
+            Remove {autonym(lang)}
+          </button>
+        </fieldset>
+      ))}
+      {addable.length > 0 && (
+        <div class="field">
+          <label for="tr-add">Add a language</label>
+          <select
+            id="tr-add"
+            disabled={props.disabled}
+            value=""
+            onChange={(e) => {
+              const lang = (e.target as HTMLSelectElement).value;
+              if (lang) props.onChange({ ...props.translations, [lang]: {} });
+            }}
+          >
+            <option value="">Choose…</option>
+            {addable.map((l) => (
+              <option key={l.tag} value={l.tag}>
+                {l.autonym}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+    </section>
+  );
 }
 
 export function CampaignsPage(props: PageProps) {
@@ -155,12 +262,18 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
   const [draft, setDraft] = useState<Values | undefined>();
   // The logo chosen in this editor: undefined keeps the saved one, "" removes it, else a data URL.
   const [logo, setLogo] = useState<string | undefined>();
-  useEffect(() => setLogo(undefined), [id]);
+  const [translations, setTranslations] = useState<Translations | undefined>();
+  const [warnings, setWarnings] = useState<string[]>([]);
+  useEffect(() => {
+    setLogo(undefined);
+    setTranslations(undefined);
+  }, [id]);
   if (!all.data) return <Loading error={all.error} />;
   if (id !== null && !campaign) return <Notice kind="error">No such campaign.</Notice>;
   const base = campaign ?? templates.find((t) => String(t.campaign_id) === template) ?? templates[0];
   const initial: Values = base ? { ...campaignValues(base), name: campaign ? base.name : "" } : {};
   const current = draft ?? initial;
+  const texts = translations ?? base?.translations ?? {};
   const missing = METHODS.filter((m) => "provider" in m && current[`login_${m.key}`] === true && !settings.providers[m.provider]);
   return (
     <>
@@ -205,12 +318,14 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
             submit={async (v) => {
               const body = {
                 ...campaignBody(v),
+                translations: JSON.stringify(texts),
                 logo,
                 campaign_id: campaign?.campaign_id,
                 template_campaign_id: campaign ? undefined : base?.campaign_id,
               };
-              const r = await post<{ campaign_id: number }>("/api/create-or-update-campaign", body);
+              const r = await post<{ campaign_id: number; warnings?: string[] }>("/api/create-or-update-campaign", body);
               setLogo(undefined);
+              setWarnings(r.warnings ?? []);
               if (!campaign) navigate(`/console/campaigns/${r.campaign_id}`);
               else all.reload();
               return "Saved.";
@@ -218,6 +333,12 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
           >
             <LogoField saved={campaign?.logo_url ?? ""} value={logo} disabled={readonly} onChange={setLogo} />
           </Form>
+          {warnings.map((w) => (
+            <Notice key={w} kind="warn">
+              {w}
+            </Notice>
+          ))}
+          <TranslationsEditor values={current} translations={texts} disabled={readonly} onChange={setTranslations} />
           {campaign && (
             <section aria-labelledby="del-h">
               <h2 id="del-h">Delete</h2>
@@ -234,7 +355,7 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
             </section>
           )}
         </div>
-        <Preview campaignId={base?.campaign_id} values={current} logo={logo} />
+        <Preview campaignId={base?.campaign_id} values={current} logo={logo} translations={texts} />
       </div>
     </>
   );
@@ -313,20 +434,38 @@ function LogoField(props: { saved: string; value: string | undefined; disabled: 
 }
 
 /** The portal's own page with the form's values, posted into a phone-sized frame as the form changes. */
-function Preview(props: { campaignId?: number; values: Values; logo?: string }) {
+function Preview(props: { campaignId?: number; values: Values; logo?: string; translations: Translations }) {
   const form = useRef<HTMLFormElement>(null);
   const body = campaignBody(props.values);
+  const languages = [body.default_language, ...Object.keys(props.translations).filter((t) => t !== body.default_language)];
+  const [lang, setLang] = useState(body.default_language);
+  const shown = languages.includes(lang) ? lang : body.default_language;
+  const translations = JSON.stringify(props.translations);
   useEffect(() => {
     const t = setTimeout(() => form.current?.submit(), 300);
     return () => clearTimeout(t);
-  }, [JSON.stringify(body), props.campaignId, props.logo]);
+  }, [JSON.stringify(body), props.campaignId, props.logo, translations, shown]);
   return (
     <aside class="preview" aria-label="Preview of the login page at phone width">
       <h2>Preview (390 px wide)</h2>
+      {languages.length > 1 && (
+        <div class="field">
+          <label for="preview-lang">Preview in</label>
+          <select id="preview-lang" value={shown} onChange={(e) => setLang((e.target as HTMLSelectElement).value)}>
+            {languages.map((l) => (
+              <option key={l} value={l}>
+                {autonym(l)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <form ref={form} method="post" action="/console/preview" target="campaign-preview" class="sr-only" aria-hidden="true">
         <input type="hidden" name="csrf_token" value={csrf()} />
         <input type="hidden" name="campaign_id" value={String(props.campaignId ?? "")} />
-        {(["title_text", "footer_text", "ssid", "custom_terms", "text_color", "background", "terms_required", "marketing_opt_in", "marketing_text"] as const).map((k) => (
+        <input type="hidden" name="translations" value={translations} />
+        <input type="hidden" name="preview_language" value={shown} />
+        {(["title_text", "footer_text", "ssid", "custom_terms", "text_color", "background", "terms_required", "marketing_opt_in", "marketing_text", "default_language", "button_text"] as const).map((k) => (
           <input key={k} type="hidden" name={k} value={body[k]} />
         ))}
         {props.logo !== undefined && <input type="hidden" name="logo" value={props.logo} />}

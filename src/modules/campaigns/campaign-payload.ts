@@ -13,7 +13,11 @@
  *   "custom_fields": { "name": true, "email": true, "phone": false }, // what the custom form asks
  *   "consent": { "terms_required": true, "marketing_opt_in": true,        // docs/guest-data.md
  *                "marketing_text": "Send me offers by e-mail." },
- *   "logo": "data:image/png;base64,..."                       // "" for none; campaign-logo.ts
+ *   "logo": "data:image/png;base64,...",                      // "" for none; campaign-logo.ts
+ *   "default_language": "en",                                 // the language of the texts above
+ *   "translations": { "fr": { "title_text": "Bienvenue", "footer_text": "...", "custom_terms": "<p>...</p>",
+ *                             "marketing_text": "...", "button_text": "..." } },
+ *   "button_text": ""                                         // the connect buttons' label; "": built-in
  * }
  */
 
@@ -48,6 +52,39 @@ export interface CampaignPayload {
   consent: ConsentSettings;
   /** A PNG, JPEG or WebP image as a base64 data URL (checked by campaign-logo.ts when written); "" for none. */
   logo: string;
+  /** The language (a shipped language tag, src/i18n/languages.ts) of title_text, footer_text, custom_terms, marketing_text, button_text. */
+  default_language: string;
+  /** The connect buttons' label; "" for the built-in one in the page's language. */
+  button_text: string;
+  /** The campaign's texts in its other languages, by language tag; a text left out is shown in the default language. */
+  translations: Record<string, CampaignTranslation>;
+}
+
+/** The campaign's own texts in one more language. */
+export interface CampaignTranslation {
+  title_text?: string;
+  footer_text?: string;
+  custom_terms?: string;
+  marketing_text?: string;
+  button_text?: string;
+}
+
+export const TRANSLATED_FIELDS = ["title_text", "footer_text", "custom_terms", "marketing_text", "button_text"] as const;
+
+/** The translations of a stored payload: objects of strings, by language tag; anything else left out. */
+function readTranslations(raw: unknown, defaultLanguage: string): Record<string, CampaignTranslation> {
+  const out: Record<string, CampaignTranslation> = {};
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return out;
+  for (const [lang, texts] of Object.entries(raw as Record<string, unknown>)) {
+    if (lang === defaultLanguage || !texts || typeof texts !== "object" || Array.isArray(texts)) continue;
+    const t: CampaignTranslation = {};
+    for (const f of TRANSLATED_FIELDS) {
+      const v = (texts as Record<string, unknown>)[f];
+      if (typeof v === "string" && v !== "") t[f] = v;
+    }
+    out[lang] = t;
+  }
+  return out;
 }
 
 /** What the login page asks the guest to accept: the terms (required to connect), and an unticked marketing opt-in. */
@@ -90,6 +127,9 @@ export function parsePayload(raw: string): CampaignPayload {
       marketing_text: typeof p.consent?.marketing_text === "string" && p.consent.marketing_text !== "" ? p.consent.marketing_text : DEFAULT_MARKETING_TEXT,
     },
     logo: typeof p.logo === "string" ? p.logo : "",
+    default_language: typeof p.default_language === "string" && p.default_language !== "" ? p.default_language : "en",
+    button_text: typeof p.button_text === "string" ? p.button_text : "",
+    translations: readTranslations(p.translations, typeof p.default_language === "string" && p.default_language !== "" ? p.default_language : "en"),
   };
 }
 

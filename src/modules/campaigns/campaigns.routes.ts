@@ -6,6 +6,8 @@ import { liveLocation } from "../locations/locations.refs.js";
 import { loginFlagsOf, parseLoginOptions } from "./campaign-login-options.js";
 import { parseLogo } from "./campaign-logo.js";
 import { parsePayload } from "./campaign-payload.js";
+import { contrastWarning, parseTranslations } from "./campaign-translations.js";
+import { shippedLanguage } from "../../i18n/languages.js";
 import { ownCampaign, readableCampaign, usableCampaign } from "./campaigns.refs.js";
 import * as S from "./campaigns.schemas.js";
 import * as campaigns from "./campaigns.service.js";
@@ -33,6 +35,12 @@ function changesOf(p: WriteParams): campaigns.CampaignChanges {
       marketing_text: p.marketing_text === undefined ? undefined : p.marketing_text.trim(),
     },
     logo: p.logo,
+    default_language: p.default_language === undefined ? undefined : shippedLanguage(p.default_language)?.tag,
+    button_text: p.button_text,
+    translations: (() => {
+      const t = parseTranslations(p.translations);
+      return t && "translations" in t ? t.translations : undefined;
+    })(),
   };
 }
 
@@ -59,6 +67,11 @@ export function campaignRoutes(api: ApiRouter<Ctx>): void {
         const logo = parseLogo(p.logo);
         if ("sentence" in logo) fail("logo", logo.sentence);
       },
+      ({ p, fail }) => {
+        if (p.default_language !== undefined && !shippedLanguage(p.default_language)) fail("default_language", msg.invalid("default_language"));
+        const t = parseTranslations(p.translations);
+        if (t && "sentences" in t) for (const sentence of t.sentences) fail("translations", sentence);
+      },
       ({ p, refs, fail }) => {
         const options = parseLoginOptions(p.login_options);
         if (options && "sentences" in options) {
@@ -75,7 +88,10 @@ export function campaignRoutes(api: ApiRouter<Ctx>): void {
       const target = r.campaign_id ? { update: r.campaign_id } : { copyOf: r.template_campaign_id! };
       const { row, created } = await campaigns.saveCampaign(ctx, caller.accountId, p.name, changesOf(p), target);
       const data = campaigns.toCampaignRecord(row, config.publicUrl);
+      const saved = parsePayload(row.payload);
+      const warning = contrastWarning(saved.text_color, saved.background);
       return ok({
+        ...(warning ? { warnings: [warning] } : {}),
         message: created ? "Campaign has been created successfully." : "Campaign has been updated successfully.",
         campaign_id: row.id,
         campaign_filename: data.campaign_filename,

@@ -34,6 +34,19 @@ export const CampaignWriteParams = Type.Object({
   terms_required: Type.Optional(F.flag("1: every login method asks the guest to accept the terms (custom_terms) before connecting.")),
   marketing_opt_in: Type.Optional(F.flag("1: the login page shows an unticked, optional marketing opt-in with marketing_text.")),
   marketing_text: Type.Optional(F.text(1000, "Text of the marketing opt-in box (plain text).")),
+  default_language: Type.Optional(
+    Type.String({ maxLength: 16, description: "Language of title_text, footer_text, custom_terms, marketing_text and button_text: en, es, fr, de, it, pt, nl, pl, tr, ar, zh-Hans or ja." }),
+  ),
+  button_text: Type.Optional(F.text(60, "Label of the connect buttons; empty: the built-in one in the guest's language.")),
+  // A JSON string in a form, an object in a JSON body; checked key by key (campaign-translations.ts).
+  translations: Type.Optional(
+    Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })], {
+      description:
+        "The campaign's texts in its other languages, replacing the ones stored: an object (or its JSON text) of language codes to " +
+        "{title_text, footer_text, custom_terms, marketing_text, button_text}; a text left out shows in default_language.",
+      examples: ['{"fr":{"title_text":"Bienvenue","custom_terms":"<p>Soyez sympa.</p>"}}'],
+    }),
+  ),
   // No maxLength here: the check measures the decoded size and says so in its own sentence.
   logo: Type.Optional(
     Type.String({
@@ -96,6 +109,11 @@ export const CampaignRecord = Type.Object({
   terms_required: Type.Integer({ description: "1 when every login asks for acceptance of the terms." }),
   marketing_opt_in: Type.Integer({ description: "1 when the page offers the (unticked) marketing opt-in." }),
   marketing_text: Type.String(),
+  default_language: Type.String({ description: "The language of the texts above (docs/languages.md)." }),
+  button_text: Type.String({ description: "Label of the connect buttons; empty: the built-in one." }),
+  translations: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
+    description: "The texts in the campaign's other languages: language tag to title_text, footer_text, custom_terms, marketing_text, button_text.",
+  }),
   logo_url: Type.String({ description: "Where the portal serves the campaign's logo (the payload's logo); empty when it has none." }),
 });
 
@@ -106,6 +124,7 @@ export const CampaignWriteResponse = Type.Object({
   campaign_filename: Type.String(),
   campaign_url: Type.String(),
   data: CampaignRecord,
+  warnings: Type.Optional(Type.Array(Type.String(), { description: "What the campaign saved with but should change: colours below WCAG contrast." })),
 });
 
 export const GetCampaignParams = Type.Object({

@@ -44,6 +44,9 @@ export function toCampaignRecord(row: CampaignRow, publicUrl: string): Static<ty
     terms_required: p.consent.terms_required ? 1 : 0,
     marketing_opt_in: p.consent.marketing_opt_in ? 1 : 0,
     marketing_text: p.consent.marketing_text,
+    default_language: p.default_language,
+    button_text: p.button_text,
+    translations: p.translations as Record<string, Record<string, string>>,
     logo_url: campaignLogoUrlOf(row.filename, p.logo, publicUrl),
   };
 }
@@ -90,6 +93,10 @@ export interface CampaignChanges extends Partial<Pick<CampaignPayload, TextField
   consent?: Partial<ConsentSettings>;
   /** The logo's data URL (checked by the route with parseLogo), or "" to remove it. */
   logo?: string;
+  default_language?: string;
+  button_text?: string;
+  /** Replaces every stored translation (checked by the route with parseTranslations). */
+  translations?: CampaignPayload["translations"];
 }
 
 const TEXT_FIELDS = ["ssid", "footer_text", "title_text", "custom_terms", "redirect_url"] as const;
@@ -104,6 +111,14 @@ export function composePayload(base: CampaignPayload, changes: CampaignChanges):
   const consent = Object.fromEntries(Object.entries(changes.consent ?? {}).filter(([, v]) => v !== undefined));
   next.consent = { ...base.consent, ...consent };
   if (changes.logo !== undefined) next.logo = changes.logo;
+  if (changes.default_language !== undefined) next.default_language = changes.default_language;
+  if (changes.button_text !== undefined) next.button_text = changes.button_text.trim();
+  if (changes.translations !== undefined) next.translations = changes.translations;
+  // The default language's texts are the payload's own fields, never a translation.
+  if (next.translations[next.default_language]) {
+    const { [next.default_language]: _own, ...others } = next.translations;
+    next.translations = others;
+  }
   next.login_options = changes.loginMethods ?? { ...next.login_options, ...changes.loginFlags };
   // A page without any way to log in would strand every guest at the access point.
   if (!Object.values(next.login_options).some(Boolean)) throw domainErrors.noLoginMethod();

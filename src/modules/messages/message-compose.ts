@@ -13,7 +13,9 @@ import type { AutomationTrigger } from "../outbox/outbox-triggers.js";
 import type { AutomationRow } from "./automations.repository.js";
 import { translationsOf } from "./automations.service.js";
 import { composeMail, newMessageId } from "./mail-transport.js";
-import { DEFAULT_LANGUAGE, MESSAGE_TEXTS, fill } from "./message-texts.js";
+import { translate } from "../../i18n/catalogue.js";
+import { directionOf } from "../../i18n/languages.js";
+import { DEFAULT_LANGUAGE, MESSAGE_TEXTS, catalogueLanguage } from "./message-texts.js";
 import { signToken } from "./message-tokens.js";
 import { pickLanguage, renderTemplate, templateValues } from "./templates.js";
 
@@ -41,10 +43,10 @@ export function surveyUrl(config: Readonly<Config>, key: Buffer, messageId: numb
 function chooseTexts(a: AutomationRow, locale: string): { language: string; catalogue: string; subject: string; body: string } {
   const translations = translationsOf(a);
   const own = pickLanguage(locale, Object.keys(translations));
-  const catalogue = pickLanguage(locale, Object.keys(MESSAGE_TEXTS)) ?? DEFAULT_LANGUAGE;
+  const catalogue = (catalogueLanguage(locale) ?? DEFAULT_LANGUAGE).toLowerCase();
   const builtIn = MESSAGE_TEXTS[catalogue].automation[a.trigger as AutomationTrigger];
   return {
-    language: own ?? (a.subject || a.body ? "" : catalogue),
+    language: own ?? (a.subject || a.body ? "" : MESSAGE_TEXTS[catalogue].tag),
     catalogue,
     subject: (own && translations[own].subject) || a.subject || builtIn.subject,
     body: (own && translations[own].body) || a.body || builtIn.body,
@@ -86,7 +88,7 @@ export async function composeAutomationMessage(
 
   const mail = config.mail as MailConfig;
   const unsubscribe = unsubscribeUrl(config, key, messageId);
-  const why = fill(texts.whyYouGetThis, { venue: location.name });
+  const why = translate(texts.tag, "mail.whyYouGetThis", { venue: location.name });
   const scores = Array.from({ length: 11 }, (_, n) => n);
   const text = [
     body,
@@ -96,7 +98,7 @@ export async function composeAutomationMessage(
   ]
     .filter((s) => s !== "")
     .join("\n\n");
-  const page = html`<!doctype html><html><head><meta charset="utf-8"><title>${subject}</title></head>
+  const page = html`<!doctype html><html lang="${texts.tag}"${directionOf(texts.tag) === "rtl" ? html` dir="rtl"` : ""}><head><meta charset="utf-8"><title>${subject}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#1f2933;max-width:600px">
 ${paragraphs(body)}
 ${

@@ -1,16 +1,22 @@
 /**
- * Every built-in text of the messages guests and sub-users receive, and of the pages they open
- * from them (unsubscribe, survey), in one catalogue per language. An automation whose subject or
- * body is left empty uses its trigger's text here, in the guest's language when the catalogue has
- * it, else in English; its own translations (create-or-update-automation `translations`) come
- * first. Adding a language is adding an entry to MESSAGE_TEXTS.
+ * Every built-in text of the messages guests receive, and of the pages they open from them
+ * (unsubscribe, survey), in each shipped language: read from the catalogues under locales/
+ * (src/i18n, docs/languages.md), the same ones the portal's pages use. An automation whose subject
+ * or body is left empty uses its trigger's text here, in the guest's language when the catalogue
+ * has it, else in English; its own translations (create-or-update-automation `translations`) come
+ * first. The quick report and the test e-mail go to the account's own staff and stay in English.
  *
- * Placeholders: {{field}} or {{field|fallback}} (templates.ts); {venue}-style names in the page
- * texts are filled by the code that shows them.
+ * Placeholders: {{field}} or {{field|fallback}} in the automation texts (templates.ts); ICU
+ * arguments ({venue}) in the others, formatted by the catalogue (`translate` of src/i18n).
  */
-import type { AutomationTrigger } from "../outbox/outbox-triggers.js";
+import { rawText } from "../../i18n/catalogue.js";
+import { DEFAULT_LANGUAGE as DEFAULT_TAG, LANGUAGE_TAGS } from "../../i18n/languages.js";
+import { lookupRange } from "../../i18n/negotiate.js";
+import { AUTOMATION_TRIGGERS, type AutomationTrigger } from "../outbox/outbox-triggers.js";
 
 export interface MessageTexts {
+  /** The catalogue's language tag ("zh-Hans"). */
+  tag: string;
   automation: Record<AutomationTrigger, { subject: string; body: string }>;
   /** Above the unsubscribe link of every marketing e-mail. {venue}: the location's name. */
   whyYouGetThis: string;
@@ -21,6 +27,10 @@ export interface MessageTexts {
   review: string;
   unsubscribePage: { title: string; question: string; button: string; done: string; unknown: string };
   surveyPage: { title: string; scoreLabel: string; commentLabel: string; button: string; thanks: string; unknown: string; reviewInvite: string };
+}
+
+/** The staff's messages (English only). */
+export interface StaffTexts {
   quickReport: {
     subjectDaily: string;
     subjectWeekly: string;
@@ -45,51 +55,38 @@ export interface MessageTexts {
   testMail: { subject: string; body: string };
 }
 
-const EN: MessageTexts = {
-  automation: {
-    welcome: {
-      subject: "Welcome to {{location_name}}",
-      body: "Hi {{first_name|there}},\n\nThanks for connecting to the WiFi at {{location_name}}. We hope you enjoy your visit.",
+function guestTexts(tag: string): MessageTexts {
+  const r = (key: string) => rawText(tag, key);
+  return {
+    tag,
+    automation: Object.fromEntries(
+      AUTOMATION_TRIGGERS.map((t) => [t, { subject: r(`template.${t}.subject`), body: r(`template.${t}.body`) }]),
+    ) as Record<AutomationTrigger, { subject: string; body: string }>,
+    whyYouGetThis: r("mail.whyYouGetThis"),
+    unsubscribe: r("mail.unsubscribe"),
+    smsStop: r("mail.smsStop"),
+    survey: { question: r("template.surveyQuestion"), low: r("mail.surveyLow"), high: r("mail.surveyHigh"), answerLink: r("mail.surveyAnswerLink") },
+    review: r("mail.review"),
+    unsubscribePage: {
+      title: r("unsubscribePage.title"),
+      question: r("unsubscribePage.question"),
+      button: r("unsubscribePage.button"),
+      done: r("unsubscribePage.done"),
+      unknown: r("unsubscribePage.unknown"),
     },
-    "visit-ended": {
-      subject: "Thanks for visiting {{location_name}}",
-      body: "Hi {{first_name|there}},\n\nThank you for your visit to {{location_name}}. We hope to see you again soon.",
+    surveyPage: {
+      title: r("surveyPage.title"),
+      scoreLabel: r("surveyPage.scoreLabel"),
+      commentLabel: r("surveyPage.commentLabel"),
+      button: r("surveyPage.button"),
+      thanks: r("surveyPage.thanks"),
+      unknown: r("surveyPage.unknown"),
+      reviewInvite: r("surveyPage.reviewInvite"),
     },
-    absence: {
-      subject: "We miss you at {{location_name}}",
-      body: "Hi {{first_name|there}},\n\nIt has been a while since your last visit to {{location_name}}. We would love to see you again.",
-    },
-    birthday: {
-      subject: "Happy birthday from {{location_name}}",
-      body: "Hi {{first_name|there}},\n\nEveryone at {{location_name}} wishes you a happy birthday!",
-    },
-  },
-  whyYouGetThis: "You receive this because you agreed to hear from {venue} when you used its WiFi.",
-  unsubscribe: "Unsubscribe",
-  smsStop: "Reply STOP to opt out.",
-  survey: {
-    question: "How likely are you to recommend {{location_name}} to a friend?",
-    low: "0 = not at all likely",
-    high: "10 = extremely likely",
-    answerLink: "Answer in one click:",
-  },
-  review: "Tell others about your visit:",
-  unsubscribePage: {
-    title: "Unsubscribe",
-    question: "Stop receiving messages from {venue}?",
-    button: "Unsubscribe",
-    done: "You are unsubscribed. You will receive no more messages from {venue}.",
-    unknown: "This link is not valid. If you still receive messages, reply to them to ask the sender to stop.",
-  },
-  surveyPage: {
-    title: "Your visit",
-    scoreLabel: "Your answer (0 to 10)",
-    commentLabel: "Anything you would like to tell us? (optional)",
-    button: "Send",
-    thanks: "Thank you for your answer.",
-    unknown: "This survey link is not valid any more.",
-    reviewInvite: "Would you also write a review?",
-  },
+  };
+}
+
+const STAFF_EN: StaffTexts = {
   quickReport: {
     subjectDaily: "Quick report for {day}: {locations}",
     subjectWeekly: "Weekly report {from} to {to}: {locations}",
@@ -117,18 +114,25 @@ const EN: MessageTexts = {
   },
 };
 
-/** The catalogue, by language code (lower case: "en", "fr", "pt-br"). */
-export const MESSAGE_TEXTS: Readonly<Record<string, MessageTexts>> = { en: EN };
+/** The catalogue, by language code in lower case ("en", "zh-hans"). */
+export const MESSAGE_TEXTS: Readonly<Record<string, MessageTexts>> = Object.fromEntries(LANGUAGE_TAGS.map((tag) => [tag.toLowerCase(), guestTexts(tag)]));
 
-export const DEFAULT_LANGUAGE = "en";
+export const DEFAULT_LANGUAGE = DEFAULT_TAG;
+
+export const STAFF_TEXTS: StaffTexts = STAFF_EN;
+
+/** The shipped language for a guest's locale ("fr_CA", "zh-CN", "pt-br"), by RFC 4647 lookup; undefined when none suits. */
+export function catalogueLanguage(locale: string): string | undefined {
+  const range = locale.trim().replace(/_/g, "-");
+  return /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(range) ? lookupRange(range, LANGUAGE_TAGS) : undefined;
+}
 
 /** The texts of `language` ("fr-ca" falls back to "fr", then English). */
 export function textsFor(language: string): MessageTexts {
-  const l = language.toLowerCase();
-  return MESSAGE_TEXTS[l] ?? MESSAGE_TEXTS[l.split("-")[0]] ?? EN;
+  return MESSAGE_TEXTS[(catalogueLanguage(language) ?? DEFAULT_TAG).toLowerCase()];
 }
 
-/** Fills {name} placeholders of a catalogue sentence. */
+/** Fills {name} placeholders of a staff text (the guests' texts are formatted by the catalogue: `translate`). */
 export function fill(text: string, values: Record<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
 }

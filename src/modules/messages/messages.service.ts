@@ -12,7 +12,7 @@ import { withdrawMarketingConsent } from "../guests/guest-consent.service.js";
 import { daysBetween, localDay } from "../guests/local-day.js";
 import type { MessageAttemptRow, MessageFilter, MessageRow } from "../outbox/outbox.repository.js";
 import { composeMail, newMessageId } from "./mail-transport.js";
-import { DEFAULT_LANGUAGE, MESSAGE_TEXTS, fill } from "./message-texts.js";
+import { STAFF_TEXTS, fill } from "./message-texts.js";
 import { linkKey, readToken } from "./message-tokens.js";
 import type { Frequency } from "./quick-report-mail.js";
 
@@ -52,7 +52,7 @@ export async function listMessages(ctx: Ctx, f: MessageFilter, page: number, per
 export async function queueTestMail(ctx: Ctx, config: Readonly<Config>, accountId: number | null, to: string, now: Date = new Date()): Promise<number> {
   const mail = config.mail;
   if (!mail) throw new Error("e-mail is not configured: set SMTP_URL and MAIL_FROM");
-  const t = MESSAGE_TEXTS[DEFAULT_LANGUAGE].testMail;
+  const t = STAFF_TEXTS.testMail;
   const body = fill(t.body, { service: config.publicUrl });
   const page = html`<p>${body}</p>`.value;
   const id = await inTransaction(ctx.db, (trx) =>

@@ -9,7 +9,7 @@ import type { Overview } from "../analytics/overview.service.js";
 import { addDays, weekdayOf } from "../guests/local-day.js";
 import { composeMail, newMessageId } from "./mail-transport.js";
 import { unsubscribeUrl } from "./message-compose.js";
-import { DEFAULT_LANGUAGE, MESSAGE_TEXTS, fill } from "./message-texts.js";
+import { STAFF_TEXTS, fill } from "./message-texts.js";
 import { barChartPng } from "./raster.js";
 
 export type Frequency = "daily" | "weekly";
@@ -75,7 +75,7 @@ const hourText = (h: number, n: number) => (n === 0 ? "-" : `${String(h).padStar
 
 /** The table's rows. */
 export function reportRows(f: ReportFigures): Row[] {
-  const t = MESSAGE_TEXTS[DEFAULT_LANGUAGE].quickReport;
+  const t = STAFF_TEXTS.quickReport;
   const { current: c, before: b } = f;
   const row = (label: string, x: number, y: number, fmt: (n: number) => string = String, indent = false): Row => ({
     label,
@@ -123,7 +123,7 @@ export async function composeQuickReport(
   at: Date,
 ): Promise<{ subject: string; content: string }> {
   const mail = config.mail!;
-  const t = MESSAGE_TEXTS[DEFAULT_LANGUAGE].quickReport;
+  const t = STAFF_TEXTS.quickReport;
   const daily = f.period.frequency === "daily";
   const names = f.locations.join(", ");
   const locations = names.length > 80 ? `${names.slice(0, 77)}...` : names;

@@ -3,9 +3,13 @@
  * millimetres for A4 or in inches for Letter (CSS @page), so that a browser's print gives whole cards
  * on each page. Codes are set large in a monospaced face with a gap between their two halves.
  */
+import type { Translator } from "../../i18n/catalogue.js";
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface SheetInput {
+  /** The language of the cards' texts. */
+  tr: Translator;
   title: string;
   /** e.g. "60 minutes", "2 devices" */
   details: string[];
@@ -20,11 +24,12 @@ export function voucherSheetHtml(s: SheetInput): string {
   const cards = s.codes
     .map(
       (code) => `<div class="card"><p class="t">${esc(s.title)}</p><p class="code">${esc(code)}</p>
-<p class="d">${s.details.map(esc).join(" · ")}</p>${s.expires ? `<p class="d">Valid until ${esc(s.expires)}</p>` : ""}</div>`,
+<p class="d">${s.details.map(esc).join(" · ")}</p>${s.expires ? `<p class="d">${esc(s.tr.t("voucher.validUntil", { date: s.expires }))}</p>` : ""}
+<p class="d">${esc(s.tr.t("voucher.howTo"))}</p></div>`,
     )
     .join("\n");
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(s.title)}: ${s.codes.length} vouchers</title>
+<html lang="${s.tr.lang}" dir="${s.tr.dir}"><head><meta charset="utf-8"><title>${esc(s.tr.t("voucher.sheetTitle", { title: s.title, count: s.codes.length }))}</title>
 <style>
 @page { ${page} }
 * { box-sizing: border-box; }

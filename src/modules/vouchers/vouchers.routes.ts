@@ -3,6 +3,7 @@ import { msg } from "../../errors.js";
 import { type ApiRouter, ok } from "../../http/api-route.js";
 import type { Ctx } from "../context.js";
 import { liveLocation, ownedLocation } from "../locations/locations.refs.js";
+import { translator } from "../../i18n/catalogue.js";
 import { voucherSheetHtml } from "./voucher-sheet.js";
 import { ownBatch, ownVoucher } from "./vouchers.refs.js";
 import * as S from "./vouchers.schemas.js";
@@ -119,11 +120,13 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
     handler: async ({ ctx, reply }, p, r) => {
       const batch = r.batch_id;
       const codes = await vouchers.printableCodes(ctx, batch.id);
-      const details = [`${batch.duration_minutes} minutes`];
-      if (batch.devices_per_code > 1) details.push(`${batch.devices_per_code} devices`);
-      if (Number(batch.data_cap) > 0) details.push(`${Math.round(Number(batch.data_cap) / 1_000_000)} MB`);
+      const tr = translator(p.language ?? "en");
+      const details = [tr.t("voucher.minutes", { minutes: batch.duration_minutes })];
+      if (batch.devices_per_code > 1) details.push(tr.t("voucher.devices", { devices: batch.devices_per_code }));
+      if (Number(batch.data_cap) > 0) details.push(tr.t("voucher.megabytes", { mb: Math.round(Number(batch.data_cap) / 1_000_000) }));
       const html = voucherSheetHtml({
-        title: "WiFi voucher",
+        tr,
+        title: tr.t("voucher.title"),
         details,
         codes,
         paper: p.paper ?? "a4",

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { LANGUAGE_TAGS } from "../../i18n/languages.js";
 import { F } from "../../http/validation.js";
 
 export const MAX_VOUCHER_COUNT = 10_000;
@@ -116,6 +117,12 @@ export const VoucherSheetParams = Type.Object({
   identifier: F.identifier(),
   batch_id: F.id("The batch to print."),
   paper: Type.Optional(Type.Union([Type.Literal("a4"), Type.Literal("letter")], { description: "a4 (default) or letter.", "x-error": "oneOf", "x-values": ["a4", "letter"] })),
+  language: Type.Optional(
+    Type.Union(
+      LANGUAGE_TAGS.map((tag) => Type.Literal(tag)),
+      { description: `The language of the cards' texts: ${LANGUAGE_TAGS.join(", ")} (default en).`, "x-error": "oneOf", "x-values": [...LANGUAGE_TAGS] },
+    ),
+  ),
 });
 
 export const VoucherSheetResponse = Type.Unsafe<import("node:stream").Readable>({ type: "string", format: "binary", description: "An HTML page of the batch's unused codes, to print." });

@@ -13,6 +13,7 @@ import type { DB } from "../../db/database.js";
 import { fromDbDatetime, toDbDatetime } from "../../db/time.js";
 import { localDayBounds } from "../../modules/guests/local-day.js";
 import type { LocationRow } from "../../modules/locations/locations.repository.js";
+import { translate } from "../../i18n/catalogue.js";
 import { portalErrors } from "../portal-errors.js";
 import { type PortalSigner, safeEqual } from "../portal-signer.js";
 import type { SmsCodeRepository } from "./sms-codes.repository.js";
@@ -41,6 +42,8 @@ export async function sendLoginCode(
   signer: PortalSigner,
   location: LocationRow,
   phone: string,
+  /** The language of the page the guest asked from: the text is in it. */
+  language = "en",
 ): Promise<void> {
   const { db, smsCodes: smsCodeRepository } = ctx;
   const twilio = config.twilio;
@@ -74,7 +77,7 @@ export async function sendLoginCode(
   );
   if (id === undefined) throw portalErrors.smsBudgetSpent(secondsUntil(today.end.getTime(), now));
   const minutes = Math.max(1, Math.round(ttl / 60));
-  const body = `${code} is your WiFi code for ${location.name.slice(0, 60)}. It expires in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  const body = translate(language, "sms.text", { code, venue: location.name.slice(0, 60), minutes });
   try {
     await sendSms(twilio, phone, body);
   } catch (err) {
@@ -86,7 +89,8 @@ export async function sendLoginCode(
   }
 }
 
-export type VerifyResult = { ok: true } | { ok: false; message: string; expired: boolean };
+/** `message`: the catalogue message telling the guest why (src/i18n). */
+export type VerifyResult = { ok: true } | { ok: false; message: { key: string; values?: { left: number } }; expired: boolean };
 
 export async function verifyLoginCode(
   ctx: SmsCtx,
@@ -99,16 +103,16 @@ export async function verifyLoginCode(
   const { db, smsCodes: smsCodeRepository } = ctx;
   const now = toDbDatetime(new Date());
   const row = await smsCodeRepository.findActive(db, locationId, phone, now);
-  const expired: VerifyResult = { ok: false, expired: true, message: "This code has expired. Please ask for a new one." };
+  const expired: VerifyResult = { ok: false, expired: true, message: { key: "sms.expired" } };
   if (!row) return expired;
   if (!(await smsCodeRepository.takeAttempt(db, row.id, config.smsMaxAttempts))) {
-    return { ok: false, expired: true, message: "Too many wrong codes. Please ask for a new one." };
+    return { ok: false, expired: true, message: { key: "sms.tooManyWrong" } };
   }
   if (!/^\d{6}$/.test(code) || !safeEqual(row.code_hash, smsCodeHash(signer, locationId, phone, code))) {
     const left = config.smsMaxAttempts - row.attempts - 1;
     return left > 0
-      ? { ok: false, expired: false, message: `That code is not right. ${left} attempt${left === 1 ? "" : "s"} left.` }
-      : { ok: false, expired: true, message: "Too many wrong codes. Please ask for a new one." };
+      ? { ok: false, expired: false, message: { key: "sms.wrongCode", values: { left } } }
+      : { ok: false, expired: true, message: { key: "sms.tooManyWrong" } };
   }
   return (await smsCodeRepository.markUsed(db, row.id, now)) ? { ok: true } : expired;
 }

@@ -11,11 +11,12 @@ import type { PageTexts } from "./login-page.view.js";
 export const HANDOFF_SCRIPT_PATH = "/portal/assets/handoff.js";
 
 export function handoffPage(p: { texts: PageTexts; nonce: string; url: string; fields: [string, string][] }): string {
-  const body = html`<h1>Connecting you</h1>
-<p role="status">Connecting you to ${p.texts.ssid || "the WiFi"}.</p>
+  const t = p.texts.tr.t;
+  const body = html`<h1>${t("handoff.heading")}</h1>
+<p role="status">${t("handoff.status", { named: p.texts.ssid ? "yes" : "no", ssid: p.texts.ssid })}</p>
 <form id="handoff" method="post" action="${p.url}">
 ${p.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
-<button type="submit">Continue</button></form>
+<button type="submit">${t("handoff.button")}</button></form>
 <script nonce="${p.nonce}" src="${HANDOFF_SCRIPT_PATH}"></script>`;
-  return layout({ title: p.texts.title || "Connecting", theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, logo: p.texts.logo, body });
+  return layout({ tr: p.texts.tr, title: p.texts.title.text || t("handoff.title"), theme: p.texts.theme, nonce: p.nonce, footer: p.texts.footer, logo: p.texts.logo, body });
 }

@@ -28,7 +28,13 @@ input:focus-visible{outline-color:#1a56db}
 .terms{font-size:.9rem}
 a{color:inherit}
 footer{width:100%;max-width:28rem;padding:1rem;font-size:.85rem;text-align:center;overflow-wrap:anywhere}
-.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.langs{width:100%;max-width:28rem;padding:.5rem 1rem 0;font-size:.9rem}
+.langs ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem;margin:0;padding:0;list-style:none}
+.langs a{display:inline-block;padding:.25rem 0;min-height:1.5rem}
+.langs a[aria-current]{font-weight:700;text-decoration:none}
+input[type=email],input[type=tel],.ltr{direction:ltr;text-align:start}
+@media (prefers-reduced-motion:reduce){*,*::before,*::after{animation:none!important;transition:none!important;scroll-behavior:auto!important}}`;
 
 export function portalCss(theme: Theme): string {
   return `:root{--fg:${theme.text};--bg:${theme.background}}\n${CSS}`;

@@ -135,6 +135,16 @@ for (const dialect of DIALECTS) {
         assert.match(sheet.body, /120 minutes · 3 devices/);
         assert.match(sheet.body, new RegExp(`Valid until ${tomorrow}`));
       }
+      const fr = await t.app.inject({ method: "GET", url: `/api/voucher-sheet?identifier=${t.identifier}&batch_id=${res.body.batch_id}&language=fr` });
+      assert.equal(fr.statusCode, 200);
+      assert.match(fr.body, /<html lang="fr" dir="ltr">/);
+      assert.match(fr.body, /120 minutes · 3 appareils/);
+      assert.match(fr.body, new RegExp(`Valable jusqu’au ${tomorrow}`));
+      const ar = await t.app.inject({ method: "GET", url: `/api/voucher-sheet?identifier=${t.identifier}&batch_id=${res.body.batch_id}&language=ar` });
+      assert.match(ar.body, /<html lang="ar" dir="rtl">/);
+      const bad = await t.app.inject({ method: "GET", url: `/api/voucher-sheet?identifier=${t.identifier}&batch_id=${res.body.batch_id}&language=xx` });
+      assert.equal(bad.statusCode, 400);
+      assert.ok(JSON.parse(bad.body).message.language);
     });
 
     it("keeps accounts apart: another account can neither see, revoke nor print a batch, nor use a location", async () => {
