@@ -5,13 +5,16 @@
  * every language has every key and that every message parses.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
+import { PROJECT_ROOT } from "../project-root.js";
 import { DEFAULT_LANGUAGE, LANGUAGE_TAGS, directionOf, shippedLanguage } from "./languages.js";
 
 export type MessageValues = Record<string, PrimitiveType>;
 
-/** Where the catalogues are: the same from src/i18n and from the compiled dist/i18n. */
-export const LOCALES_DIR = new URL("../../locales/", import.meta.url);
+/** Where the catalogues are: locales/ of the installation, whether src/ or the compiled dist/server/ runs. */
+export const LOCALES_DIR = pathToFileURL(`${join(PROJECT_ROOT, "locales")}/`);
 
 /** Keys whose texts are message templates ({{field}} placeholders, modules/messages/templates.ts), not ICU messages. */
 export const TEMPLATE_KEY_PREFIX = "template.";
