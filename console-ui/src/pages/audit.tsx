@@ -113,7 +113,7 @@ export function AuditPage(props: PageProps) {
       >
         <label>
           Who{" "}
-          <select value={draft.actor} onChange={set("actor")}>
+          <select id="audit-who" value={draft.actor} onChange={set("actor")}>
             <option value="">Everyone</option>
             <option value="owner">The owner</option>
             <option value="sub-user">Any sub-user</option>
@@ -127,11 +127,11 @@ export function AuditPage(props: PageProps) {
         </label>
         <label>
           Action{" "}
-          <input type="text" value={draft.action} onInput={set("action")} placeholder="update-sub-user" size={18} />
+          <input id="audit-action" type="text" value={draft.action} onInput={set("action")} placeholder="update-sub-user" size={18} />
         </label>
         <label>
           Record{" "}
-          <select value={draft.object} onChange={set("object")}>
+          <select id="audit-record" value={draft.object} onChange={set("object")}>
             <option value="">Any record</option>
             {(locations.data?.data ?? []).map((l) => (
               <option key={l.id} value={`location_id:${l.id}`}>
@@ -142,11 +142,11 @@ export function AuditPage(props: PageProps) {
         </label>
         <label>
           From{" "}
-          <input type="date" value={draft.from_date} max={draft.to_date || undefined} onChange={set("from_date")} />
+          <input id="audit-from" type="date" value={draft.from_date} max={draft.to_date || undefined} onChange={set("from_date")} />
         </label>
         <label>
           To{" "}
-          <input type="date" value={draft.to_date} min={draft.from_date || undefined} onChange={set("to_date")} />
+          <input id="audit-to" type="date" value={draft.to_date} min={draft.from_date || undefined} onChange={set("to_date")} />
         </label>
         <button type="submit" class="primary">
           Show
