@@ -57,7 +57,7 @@ function ObjectsCell(props: { objects: Record<string, number[]>; locations: Map<
 function ChangesCell(props: { changes: Record<string, unknown> }) {
   const entries = Object.entries(props.changes);
   if (entries.length === 0) return <>—</>;
-  return (
+  const list = (
     <ul class="changes">
       {entries.map(([k, v]) => (
         <li key={k}>
@@ -65,6 +65,16 @@ function ChangesCell(props: { changes: Record<string, unknown> }) {
         </li>
       ))}
     </ul>
+  );
+  // A long list (a location's every option) stays one line until asked for.
+  if (entries.length <= 4) return list;
+  return (
+    <details class="changes">
+      <summary>
+        {entries.length} fields: {entries.slice(0, 3).map(([k]) => k).join(", ")}…
+      </summary>
+      {list}
+    </details>
   );
 }
 
