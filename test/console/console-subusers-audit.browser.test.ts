@@ -188,7 +188,14 @@ for (const dialect of DIALECTS) {
         await page.waitForSelector("text=Entries older than 365 days are deleted.");
         assert.match((await page.textContent("p[role=status]")) ?? "", /\d+ entries, newest first; page 1 of 2\./);
         assert.equal(await page.locator("tbody tr").count(), 25);
-        assert.deepEqual(await axeProblems(page), [], `axe on the audit log, ${size} px`);
+        if (size === "1280") {
+          const cut = await page.evaluate(() => {
+            const wrap = document.querySelector(".table-wrap")!;
+            return wrap.scrollWidth - wrap.clientWidth;
+          });
+          assert.equal(cut, 0, "the audit table fits at 1,280 px, the address column included");
+        }
+                assert.deepEqual(await axeProblems(page), [], `axe on the audit log, ${size} px`);
         await shot(page, `owner-${size}-audit-log`);
 
         await page.click('button:text-is("Older")');

@@ -51,7 +51,7 @@ function ObjectsCell(props: { objects: Record<string, number[]>; locations: Map<
   const parts = Object.entries(props.objects).flatMap(([param, ids]) =>
     ids.map((id) => (param === "location_id" && props.locations.has(id) ? `Location ${props.locations.get(id)} (${id})` : `${paramName(param)} ${id}`)),
   );
-  return <>{parts.length ? parts.join(", ") : "—"}</>;
+  return <span class="wrap">{parts.length ? parts.join(", ") : "—"}</span>;
 }
 
 function ChangesCell(props: { changes: Record<string, unknown> }) {
@@ -186,15 +186,17 @@ export function AuditPage(props: PageProps) {
             empty="Nothing recorded yet."
             rows={log.data.data.map((e) => [
               e.at,
-              <>
+              <span class="wrap" key="w">
                 {e.actor}
                 <br />
                 <small class="muted">
                   {e.actor_type === "sub-user" ? "sub-user" : e.actor_type === "cli" ? "" : "owner"}
                   {e.actor_type === "cli" ? "" : ` via ${VIA[e.via] ?? e.via}`}
                 </small>
-              </>,
-              e.action,
+              </span>,
+              <span class="wrap" key="a">
+                {e.action}
+              </span>,
               <ObjectsCell key="o" objects={e.objects} locations={locNames} />,
               <ChangesCell key="c" changes={e.changes} />,
               e.address || "—",
