@@ -288,6 +288,11 @@ for (const dialect of DIALECTS) {
       device = (await api("get-device", { device_ids: deviceId })).data[0];
       assert.equal(shown, device.radius_secret);
       assert.match(await page.textContent("ol") ?? "", /HS_UAMSERVER/);
+      // The list names the model by vendor and name, not its id.
+      await openPage(page, "Devices");
+      const deviceRow = (await page.locator("tr", { hasText: "Bar AP" }).textContent()) ?? "";
+      assert.match(deviceRow, /CoovaChilli CoovaChilli gateway on a Linux host/);
+      assert.doesNotMatch(deviceRow, /coovachilli/);
 
       // A sub-user.
       await openPage(page, "Sub-users");
