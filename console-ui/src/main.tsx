@@ -3,6 +3,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, get, post, setCsrfToken } from "./api";
 import { AccessPage } from "./pages/access";
+import { AuditPage } from "./pages/audit";
 import { AutomationsPage } from "./pages/automations";
 import { CampaignsPage } from "./pages/campaigns";
 import { ControllersPage } from "./pages/controllers";
@@ -33,6 +34,7 @@ const PAGES = [
   { path: "/console/surveys", title: "Surveys", page: SurveysPage },
   { path: "/console/webhooks", title: "Webhooks", page: WebhooksPage },
   { path: "/console/sub-users", title: "Sub-users", page: SubUsersPage },
+  { path: "/console/audit-log", title: "Audit log", page: AuditPage },
   { path: "/console/api-access", title: "API access", page: AccessPage },
 ] as const;
 

@@ -260,13 +260,14 @@ export function Table(props: { caption: string; head: string[]; rows: ComponentC
 }
 
 /** A button that asks before doing something that cannot be undone. */
-export function ConfirmButton(props: { label: string; question: string; disabled?: boolean; onConfirm: () => Promise<void>; danger?: boolean }) {
+export function ConfirmButton(props: { label: string; ariaLabel?: string; question: string; disabled?: boolean; onConfirm: () => Promise<void>; danger?: boolean }) {
   const [error, setError] = useState<string | undefined>();
   return (
     <>
       <button
         type="button"
         class={props.danger ? "danger" : undefined}
+        aria-label={props.ariaLabel}
         disabled={props.disabled}
         onClick={async () => {
           if (!window.confirm(props.question)) return;

@@ -112,6 +112,7 @@ for (const dialect of DIALECTS) {
     it("hides Disconnect from a read-only sub-user", async () => {
       const page = await onLiveSessions(reader.email, reader.password);
       assert.equal(await page.locator("button", { hasText: "Disconnect" }).count(), 0);
+      assert.match((await page.textContent("main")) ?? "", /\b1 guest online\./, "one guest, in the singular");
       assert.match((await page.textContent("main")) ?? "", /read-only access/);
       await page.close();
     });

@@ -299,6 +299,11 @@ for (const dialect of DIALECTS) {
       await page.click('button:text-is("Revoke certificates")');
       await page.waitForFunction(() => document.querySelector("#radsec-h ~ .table-wrap .status")?.textContent === "revoked");
       assert.match(await page.textContent("#radsec-h ~ ol") ?? "", /radsec/);
+      // The list names the model by vendor and name, not its id.
+      await openPage(page, "Devices");
+      const deviceRow = (await page.locator("tr", { hasText: "Bar AP" }).textContent()) ?? "";
+      assert.match(deviceRow, /CoovaChilli CoovaChilli gateway on a Linux host/);
+      assert.doesNotMatch(deviceRow, /coovachilli/);
 
       // A sub-user.
       await openPage(page, "Sub-users");
@@ -318,8 +323,14 @@ for (const dialect of DIALECTS) {
       await page.click('button:text-is("Search")');
       await page.waitForSelector("td >> text=visitor1@example.com");
       assert.ok((await page.locator("tbody tr").count()) > 0);
+      // Login types by name, as the overview says them, not the specification's codes.
+      assert.match((await page.textContent("tbody")) ?? "", /E-mail|Custom/);
+      assert.doesNotMatch((await page.textContent("tbody")) ?? "", /Muser|Cuser/);
       await page.click("tbody tr >> nth=0 >> a");
       await page.waitForSelector('h2:text-is("Login history")');
+      const history = (await page.textContent('section[aria-label="Logins, newest first"]')) ?? "";
+      assert.match(history, /E-mail|Custom/);
+      assert.doesNotMatch(history, /Muser|Cuser/);
       assert.deepEqual(await axeProblems(page), []);
       await openPage(page, "Guests");
       const href = await page.getAttribute("a:text-is('Download CSV')", "href");

@@ -144,6 +144,9 @@ function DeviceList(props: { readonly: boolean }) {
   const list = useLoad(() => get<{ data: Device[] }>("/api/device-list"), []);
   const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);
   const names = new Map((locations.data?.data ?? []).map((l) => [l.id, l.name]));
+  // Models by vendor and name ("Ubiquiti UniFi U6 Lite"), not their ids.
+  const models = useLoad(() => get<{ data: Model[] }>("/api/device-models"), []);
+  const modelNames = new Map((models.data?.data ?? []).map((m) => [m.id, `${m.vendor} ${m.name}`]));
   return (
     <>
       <h1>Devices</h1>
@@ -167,7 +170,7 @@ function DeviceList(props: { readonly: boolean }) {
               {d.name}
             </Link>,
             d.mac_address,
-            d.model_id,
+            modelNames.get(d.model_id) ?? d.model_id,
             names.get(d.location_id) ?? "—",
             <span key="s" class={`status status-${d.live_status}`}>
               {d.live_status.replace("_", " ")}

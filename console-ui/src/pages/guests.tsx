@@ -6,6 +6,12 @@ import { ConfirmButton, Link, LocationSelect, Loading, Notice, Table, useLoad } 
 import { GuestMessages } from "./guest-messages";
 import type { PageProps } from "./page";
 import { RetentionSection } from "./retention";
+import { LOGIN_TYPES } from "../../../src/modules/guests/login-types.js";
+
+/** A login type by its name ("E-mail", as the overview says), not the specification's code ("Muser"). */
+function loginTypeName(code: string): string {
+  return LOGIN_TYPES.find((t) => t.code === code)?.series ?? code;
+}
 
 interface GuestEntry {
   id: number;
@@ -95,7 +101,7 @@ function GuestList() {
               g.email,
               g.phone_number,
               g.macs.join(", "),
-              g.social_network,
+              loginTypeName(g.social_network),
               g.updated_at,
             ])}
           />
@@ -185,7 +191,7 @@ function GuestProfile(props: { id: number; readonly: boolean }) {
         rows={logins.map((l) => [
           l.logged_at,
           l.location_name ?? "—",
-          l.login_type,
+          loginTypeName(l.login_type),
           l.client_mac,
           [l.device_type, l.os_name, l.browser_name].filter(Boolean).join(", "),
           l.terms_accepted === 1 ? "Accepted" : "—",

@@ -70,7 +70,7 @@ export function SessionsPage(props: PageProps) {
       <ReadOnlyNote readonly={readonly} />
       {outcome && <Notice kind={outcome.kind}>{outcome.text}</Notice>}
       <p class="muted" aria-live="polite">
-        {sessions.data ? `${sessions.data.data.length} guests online. Updated every 15 seconds.` : ""}
+        {sessions.data ? `${sessions.data.data.length} ${sessions.data.data.length === 1 ? "guest" : "guests"} online. Updated every 15 seconds.` : ""}
       </p>
       {!sessions.data ? (
         <Loading error={sessions.error} />
