@@ -39,8 +39,9 @@ export interface StartOptions {
 
 export async function startService(config: Readonly<Config>, opts: StartOptions = {}): Promise<RunningService> {
   const log = createLogger({ level: config.logLevel, ...opts.logger });
-  // Gateways and guests cannot reach a loopback PUBLIC_URL: say so before anyone copies it into a gateway.
-  const loopback = loopbackWarning(config.publicUrl);
+  // Gateways and guests cannot reach a loopback PUBLIC_URL: say so before anyone copies it into a
+  // gateway (an instance that serves RADIUS only shows no portal and no configuration).
+  const loopback = opts.http === false ? undefined : loopbackWarning(config.publicUrl);
   if (loopback) log.warn({ public_url: config.publicUrl }, loopback);
   const db = createDatabase(config.databaseUrl, { timeouts: config.databaseTimeouts, log, poolSize: config.databasePoolSize });
   try {
