@@ -66,9 +66,8 @@ export interface CallerResolverOptions {
  * client may try them). One per app.
  */
 export class CallerResolver {
-  private readonly cache: LRUCache<string, Caller>;
-
-  private heldGeneration: string | undefined;
+  /** Each resolved caller with the catalogue generation it was read at. */
+  private readonly cache: LRUCache<string, { caller: Caller; generation: string | undefined }>;
   private readonly generation: () => string | undefined;
 
   constructor(
@@ -79,27 +78,19 @@ export class CallerResolver {
     this.generation = opts.generation ?? (() => undefined);
   }
 
-  /** Empties the cache when the identifiers may have changed since it was filled. */
-  private fresh(): void {
-    // Unknown (PostgreSQL while its change watch reconnects): the TTL bounds what is kept.
-    const gen = this.generation();
-    if (gen !== undefined && gen !== this.heldGeneration) {
-      this.cache.clear();
-      this.heldGeneration = gen;
-    }
-  }
-
-  /** The caller of an identifier resolved lately, without asking the database. */
+  /**
+   * The caller of an identifier resolved lately, without asking the database, possibly from before
+   * the last change of the catalogue: good for choosing whose count a call is (the rate limit),
+   * never for deciding what it may do (resolve does that).
+   */
   cached(identifier: string | undefined): Caller | undefined {
-    if (identifier === undefined) return undefined;
-    this.fresh();
-    return this.cache.get(identifier.trim());
+    return identifier === undefined ? undefined : this.cache.get(identifier.trim())?.caller;
   }
 
   /** Drops the cached identifiers of an account's owner (its identifier was rotated). */
   forgetOwner(accountId: number): void {
-    for (const [key, caller] of this.cache.entries()) {
-      if (caller.accountId === accountId && caller.subUserId === null) this.cache.delete(key);
+    for (const [key, held] of this.cache.entries()) {
+      if (held.caller.accountId === accountId && held.caller.subUserId === null) this.cache.delete(key);
     }
   }
 
@@ -108,12 +99,17 @@ export class CallerResolver {
     if (identifier.length > 255) throw httpErrors.identifierInvalid();
     // Keyed by the identifier itself: hashing on every call cost more than the rest of a cached look-up.
     const key = identifier.trim();
-    this.fresh();
+    // A hit counts while the catalogue has not changed since it was read; when the generation is
+    // unknown (PostgreSQL while its change watch reconnects) the TTL bounds it.
+    const generation = this.generation();
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit && (generation === undefined || hit.generation === generation)) return hit.caller;
     const caller = await this.lookup(key);
-    if (!caller) throw httpErrors.identifierInvalid();
-    this.cache.set(key, caller);
+    if (!caller) {
+      this.cache.delete(key);
+      throw httpErrors.identifierInvalid();
+    }
+    this.cache.set(key, { caller, generation });
     return caller;
   }
 }

@@ -65,6 +65,7 @@ export async function makeWorld(
   const put = await t.call("POST", "device-assign-location", { location_id: locationId, device_id: deviceId }, as);
   assert.equal(put.statusCode, 200, JSON.stringify(put.body));
   const read = await t.call("GET", "get-location", { location_ids: String(locationId) }, as);
+  assert.equal(read.statusCode, 200, JSON.stringify(read.body));
   const url = read.body.data[0].url as string;
   return {
     locationId,

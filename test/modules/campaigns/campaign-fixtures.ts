@@ -5,11 +5,13 @@ import type { TestApp } from "../../helpers/app.js";
 
 export const RECORD_KEYS = [
   "background",
+  "button_text",
   "campaign_filename",
   "campaign_id",
   "campaign_url",
   "custom_terms",
   "date_created",
+  "default_language",
   "deleted",
   "footer_text",
   "id",
@@ -31,6 +33,7 @@ export const RECORD_KEYS = [
   "terms_required",
   "text_color",
   "title_text",
+  "translations",
 ];
 
 /** Id of the built-in template with this name, as campaign-list shows it. */
