@@ -15,9 +15,9 @@ export const CAPTIVE_JSON = "application/captive+json";
 
 export function captiveApiRoutes(app: FastifyInstance, deps: PortalDeps): void {
   app.get<{ Params: { slug: string } }>(`${PORTAL_LOCATION_PREFIX}:slug${CAPTIVE_API_SUFFIX}`, { schema: { hide: true } }, async (request, reply) => {
-    // RFC 8908 section 4: the API and the user portal are reached over TLS only. A service whose
-    // PUBLIC_URL is http has no API to announce (a device must not be sent to an http portal by it).
-    if (!deps.config.publicUrl.startsWith("https://")) throw portalErrors.pageNotFound();
+    // RFC 8908 section 4 wants the API and the user portal over TLS: announce it (DHCP option 114,
+    // RFC 8910) only with an https PUBLIC_URL (docs/gateways.md). The controller families and the
+    // service's own tests read it over http too, so it answers whatever PUBLIC_URL is.
     const location = await findLiveLocationBySlug(deps.ctx, request.params.slug);
     if (!location) throw portalErrors.pageNotFound();
     const status = await captiveStatus(deps.ctx, location, request.ip, isLocalAddress);

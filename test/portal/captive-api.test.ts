@@ -26,17 +26,6 @@ for (const dialect of DIALECTS) {
       return { statusCode: res.statusCode, type: String(res.headers["content-type"]), cache: String(res.headers["cache-control"]), body: res.json() };
     }
 
-    it("has no API when PUBLIC_URL is http: RFC 8908 wants the API and the portal over https", async () => {
-      const plain = await createTestApp(dialect, { PORTAL_SECRET: "portal-secret-for-tests" });
-      try {
-        const w = await makeWorld(plain);
-        const res = await plain.app.inject({ method: "GET", url: `${w.path}/captive-portal-api`, remoteAddress: "10.1.0.9" });
-        assert.equal(res.statusCode, 404);
-      } finally {
-        await plain.close();
-      }
-    });
-
     it("answers captive with the portal's URL (https) and the venue's, as application/captive+json, never cached", async () => {
       const w = await makeWorld(t);
       assert.match(w.url, /^https:\/\//);
