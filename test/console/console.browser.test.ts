@@ -287,7 +287,8 @@ for (const dialect of DIALECTS) {
       const shown = await page.textContent("code.secret");
       device = (await api("get-device", { device_ids: deviceId })).data[0];
       assert.equal(shown, device.radius_secret);
-      assert.match(await page.textContent("ol") ?? "", /HS_UAMSERVER/);
+      // The gateway's steps come from get-device-config, after the RadSec section's own list.
+      await page.locator("ol", { hasText: "HS_UAMSERVER" }).first().waitFor({ timeout: 10_000 });
       // RadSec: a certificate issued (its key offered once), its state and expiry listed, then revoked.
       await page.click('button:text-is("Issue certificate")');
       await page.waitForSelector("text=Download the private key now");
