@@ -6,7 +6,8 @@
  * client MACs. Baselines in the same run: a bare Fastify route serving the login page's HTML from
  * memory, the same route sending the page's own headers too (CSP, session cookie, cache and
  * security headers: the same response bytes, already made), and the real login page (GET as a gateway links to it: md check, AP lookup, markHeard),
- * also as a deployment serves it, with LOG_LEVEL=info's access line.
+ * also for a browser asking for German (Accept-Language, negotiated; the page then carries German
+ * texts only), and as a deployment serves it, with LOG_LEVEL=info's access line.
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -20,6 +21,11 @@ const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:
 const TARGET = "bench/support/portal-target.ts";
 const DURATION = Number(process.env.BENCH_PORTAL_DURATION ?? 5);
 const CONNECTIONS = 20;
+/** What a phone's browser sends besides: its languages (German first) and its user agent. */
+const BROWSER_HEADERS = {
+  "accept-language": "de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7",
+  "user-agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36",
+};
 /** Interleaved rounds of the page views (the median is printed). */
 const ROUNDS = Number(process.env.BENCH_PORTAL_ROUNDS ?? 3);
 /**
@@ -82,7 +88,13 @@ export default async function run(): Promise<void> {
     });
     const cookies = sample.headers.getSetCookie();
     if (cookies.length > 0) headers["set-cookie"] = cookies;
-    console.log(`portal, ${CONNECTIONS} connections, ${DURATION} s each (login page ${html.length} bytes)`);
+    // A phone's browser as guests bring it: its language first, English after (issue 26: the page
+    // carries only that language's texts, and costs what the English-only page cost before).
+    const sampleDe = await fetch(`http://127.0.0.1:${sqlite.info.port}${sqlite.info.pagePath}`, { headers: BROWSER_HEADERS });
+    const htmlDe = await sampleDe.text();
+    if (sampleDe.status !== 200 || !/<html lang="de"/.test(htmlDe)) throw new Error("the login page did not answer in the browser's language");
+    const deBytes = Buffer.byteLength(htmlDe);
+    console.log(`portal, ${CONNECTIONS} connections, ${DURATION} s each (login page ${Buffer.byteLength(html)} bytes; in German for a browser asking for it ${deBytes} bytes)`);
     // The page views, in ROUNDS interleaved rounds (bare, same bytes, SQLite, PostgreSQL): on a shared
     // two-core machine one run's throughput swings by half, so each ratio is of medians over rounds
     // taken side by side, not of two runs minutes apart.
@@ -91,15 +103,16 @@ export default async function run(): Promise<void> {
     const bare = await startTarget<{ port: number }>(TARGET, ["bare", html]);
     const bareResponse = await startTarget<{ port: number }>(TARGET, ["bare-response", JSON.stringify({ body: html, headers })]);
     const work = await startTarget<{ port: number }>(TARGET, ["bare-work", html, String(WORK_US)]);
-    const rounds: Record<"bare" | "same" | "work" | "sqlite" | "pg" | "logged", LoadResult[]> = { bare: [], same: [], work: [], sqlite: [], pg: [], logged: [] };
+    const rounds: Record<"bare" | "same" | "work" | "sqlite" | "browser" | "pg" | "logged", LoadResult[]> = { bare: [], same: [], work: [], sqlite: [], browser: [], pg: [], logged: [] };
     try {
       for (let i = 0; i < ROUNDS; i++) {
-        const at = (t: Target<{ port: number }>, path: string, label: string) =>
-          load(label, { url: `http://127.0.0.1:${t.info.port}${path}`, connections: CONNECTIONS, duration: DURATION }, t.pid);
+        const at = (t: Target<{ port: number }>, path: string, label: string, headers?: Record<string, string>) =>
+          load(label, { url: `http://127.0.0.1:${t.info.port}${path}`, connections: CONNECTIONS, duration: DURATION, headers }, t.pid);
         rounds.bare.push(await at(bare, "/portal/l/bare", "bare Fastify route, same page from memory"));
         rounds.same.push(await at(bareResponse, "/portal/l/bare", "bare route, same page and headers"));
         rounds.work.push(await at(work, "/portal/l/bare", `bare route after ${WORK_US} us of busy work`));
         rounds.sqlite.push(await at(sqlite, sqlite.info.pagePath, "login page GET on SQLite"));
+        rounds.browser.push(await at(sqlite, sqlite.info.pagePath, "login page GET on SQLite, German browser", BROWSER_HEADERS));
         rounds.pg.push(await at(pg, pg.info.pagePath, "login page GET on PostgreSQL"));
         rounds.logged.push(await at(logged, logged.info.pagePath, "login page GET on SQLite, logged"));
       }
@@ -112,7 +125,9 @@ export default async function run(): Promise<void> {
     const median = (rs: LoadResult[]): LoadResult => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)];
     const baseline = median(rounds.bare);
     const sameBytes = median(rounds.same);
-    const each = (rs: LoadResult[]) => rs.map((r) => r.rps).join(", ");
+    // Each round's req/s, then its CPU per request: the row shows the round of median req/s, and on
+    // a loaded machine the CPU of that one round can be far from the others'.
+    const each = (rs: LoadResult[]) => `${rs.map((r) => r.rps).join(", ")}; cpu ${rs.map((r) => r.cpuUs?.toFixed(0) ?? "?").join(", ")} us`;
     console.log(`median of ${ROUNDS} interleaved rounds (each round's req/s in brackets):`);
     printRow(baseline);
     console.log(`${"".padEnd(44)} [${each(rounds.bare)}]`);
@@ -121,7 +136,7 @@ export default async function run(): Promise<void> {
     printRow(median(rounds.work), baseline);
     console.log(`${"".padEnd(44)} [${each(rounds.work)}] (calibration: what a route doing only that much work per request reaches here)`);
     const pages: Record<string, LoadResult> = {};
-    for (const [name, key] of [["SQLite", "sqlite"], ["PostgreSQL", "pg"], ["SQLite, logged", "logged"]] as const) {
+    for (const [name, key] of [["SQLite", "sqlite"], ["SQLite, German browser", "browser"], ["PostgreSQL", "pg"], ["SQLite, logged", "logged"]] as const) {
       const page = median(rounds[key]);
       pages[name] = page;
       printRow(page, baseline);

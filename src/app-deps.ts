@@ -12,6 +12,7 @@ import { type Ctx, createRepositories } from "./modules/context.js";
 import { type SmsCodeRepository, createSmsCodeRepository } from "./portal/sms/sms-codes.repository.js";
 import { type RadiusCtx, type RadiusRepository, createRadiusRepository } from "./radius/radius.repository.js";
 import { createSessionControl } from "./radius/session-control.js";
+import { createControllerSync } from "./gateways/controller-sync.js";
 import { createDeviceConfigs } from "./gateways/device-configs.js";
 import { RadsecPeers } from "./radius/radsec-peers.js";
 
@@ -37,6 +38,7 @@ export function createAppDeps(db: DB): AppDeps {
     metrics,
     sessionControl: createSessionControl({ db, radsec: radsecPeers }),
     deviceConfigs: createDeviceConfigs(),
+    controllerSync: createControllerSync(db),
     radsecPeers,
   };
 }

@@ -6,7 +6,6 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, LogController } from "fastify";
 import { type AppDeps, createAppDeps } from "./app-deps.js";
@@ -17,6 +16,7 @@ import { AppError, httpErrors } from "./errors.js";
 import { consolePlugin, consoleSessionCaller } from "./console/console.plugin.js";
 import { REDACTED, createLogger } from "./logger.js";
 import { ErrorResponse, createApiRouter } from "./http/api-route.js";
+import { registerDocsPage } from "./http/docs-page.js";
 import { registerMetricsRoute } from "./http/metrics-route.js";
 import { registerRateLimits } from "./http/rate-limit.js";
 import { findCaller } from "./modules/accounts/accounts.service.js";
@@ -183,21 +183,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       servers: [{ url: "/" }],
     },
   });
-  // The reference page runs swagger-ui's own scripts and nothing else (no inline script: its
-  // csp.json lists none), talks only to this host, and is framed by nobody (clickjacking "Try it
-  // out" with a visitor's identifier). No upgrade-insecure-requests: plain-HTTP installs use it too.
-  await app.register(swaggerUi, {
-    routePrefix: "/docs",
-    staticCSP:
-      "default-src 'self'; base-uri 'none'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; " +
-      "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
-    uiHooks: {
-      onRequest: (_request, reply, done) => {
-        reply.headers({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
-        done();
-      },
-    },
-  });
   app.addSchema(ErrorResponse);
 
   const routesByPath = new Map<string, Set<string>>();
@@ -232,6 +217,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   registerMetricsRoute(app, metrics, config.metricsToken);
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  registerDocsPage(app);
 
   const api = await createApiRouter(app, {
     deps,
@@ -280,7 +266,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // Registered after the handlers so that their encapsulated contexts inherit them.
   await app.register(portalPlugin, { ctx: deps, metrics });
-  await app.register(consolePlugin, { deps, forgetOwner: (accountId: number) => api.forgetOwner(accountId) });
+  await app.register(consolePlugin, { deps, api });
 
   return app;
 }

@@ -10,7 +10,7 @@ export type RadiusType = "access" | "accounting" | "status";
 /** accept/reject: an Access-Request answered; accounted: an Accounting-Request written and answered;
  * resent: a retransmission answered from the duplicate cache; drop: no answer (see reason);
  * error: a fault (database) left it unanswered, the NAS retries. */
-export type RadiusResult = "accept" | "reject" | "accounted" | "resent" | "drop" | "error";
+export type RadiusResult = "accept" | "reject" | "challenge" | "accounted" | "resent" | "drop" | "error";
 /** success: the guest is online; invalid: the form or code was refused, the guest tries again;
  * refused: the attempt failed (expired page, limit, method off, provider or database fault). */
 export type LoginResult = "success" | "invalid" | "refused";

@@ -11,6 +11,8 @@ export const PORTAL_LOGO_PREFIX = "/portal/logo/";
 export const UNIFI_GUEST_PREFIX = "/guest/s/";
 /** The RFC 8908 captive-portal API of a location: `/portal/l/<slug>` + this. */
 export const CAPTIVE_API_SUFFIX = "/captive-portal-api";
+/** "Connect automatically" (Passpoint) of a location: `/portal/passpoint/<location id>`, its profiles below it. */
+export const PORTAL_PASSPOINT_PREFIX = "/portal/passpoint/";
 
 export function locationPortalUrl(publicUrl: string, slug: string): string {
   return `${publicUrl}${PORTAL_LOCATION_PREFIX}${slug}`;

@@ -1,9 +1,10 @@
 /**
- * RadSec's settings (RADIUS over TLS, RFC 6614), kept apart from config.ts, which calls this with
- * its own readers so that every variable fails with the same kind of message. Read once at start.
+ * RadSec's settings (RADIUS over TLS, RFC 6614), read by src/radius-config.ts with config.ts's
+ * readers so that every variable fails with the same kind of message. Read once at start.
  */
 import { X509Certificate, createPrivateKey } from "node:crypto";
 import { isIP } from "node:net";
+import type { ConfigReaders } from "./config-readers.js";
 
 export interface RadsecConfig {
   /** RADSEC_ENABLED: listen for RadSec beside UDP RADIUS. */
@@ -38,16 +39,7 @@ export interface RadsecConfig {
   maxConnections: number;
 }
 
-/** The readers of config.ts (each throws its ConfigError naming the variable). */
-export interface ConfigReaders {
-  str(name: string, fallback: string): string;
-  int(name: string, fallback: number, min: number, max: number): number;
-  bool(name: string, fallback: boolean): boolean;
-  fileText(name: string): string | undefined;
-  fail(message: string): never;
-}
-
-function validPem(read: ConfigReaders, certName: string, keyName: string, cert: string | undefined, key: string | undefined): void {
+export function validPem(read: ConfigReaders, certName: string, keyName: string, cert: string | undefined, key: string | undefined): void {
   if ((cert === undefined) !== (key === undefined)) read.fail(`${certName} and ${keyName} must be set together`);
   if (cert === undefined || key === undefined) return;
   let x509: X509Certificate;

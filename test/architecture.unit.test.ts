@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, "..");
 
 /** Bottom first. A file belongs to the first layer whose test matches its path (relative to the repository). */
 const LAYERS: { name: string; has: (file: string) => boolean }[] = [
-  { name: "core", has: (f) => f.startsWith("src/i18n/") || /^src\/(errors|config|database-timeouts|domain-errors|logger|mac-address|md5|metrics|outbound-address|portal-urls|project-root|radsec-config|random-text|durations)\.ts$/.test(f) },
+  { name: "core", has: (f) => f.startsWith("src/i18n/") || /^src\/(errors|config|database-timeouts|domain-errors|logger|mac-address|md5|metrics|outbound-address|portal-urls|project-root|config-readers|[a-z-]+-config|random-text|durations)\.ts$/.test(f) },
   { name: "db", has: (f) => f.startsWith("src/db/") },
   { name: "http", has: (f) => f.startsWith("src/http/") },
   { name: "policy", has: (f) => /^src\/gateways\/grant-[a-z-]+\.ts$/.test(f) },

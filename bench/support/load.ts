@@ -64,7 +64,9 @@ export async function load(label: string, opts: autocannon.Options, pid?: number
 
 export function printRow(r: LoadResult, baseline?: LoadResult): void {
   const ratio = baseline ? `  ratio ${(r.rps / baseline.rps).toFixed(2)}` : "";
-  const cpu = r.cpuUs === undefined ? "" : `  cpu ${r.cpuUs.toFixed(1)} us/req`;
+  // CPU per request against the baseline's too: unlike req/s, it holds on a loaded machine.
+  const cpuRatio = r.cpuUs !== undefined && baseline?.cpuUs ? ` (${(r.cpuUs / baseline.cpuUs).toFixed(2)}x)` : "";
+  const cpu = r.cpuUs === undefined ? "" : `  cpu ${r.cpuUs.toFixed(1)} us/req${cpuRatio}`;
   const bad = r.errors || r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : "";
   console.log(`${r.label.padEnd(44)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${ratio}${cpu}${bad}`);
 }

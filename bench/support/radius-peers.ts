@@ -37,11 +37,12 @@ export interface FreeradiusTls {
   caFile: string;
 }
 
-export function freeradiusConfig(dir: string, authPort: number, acctPort: number, secret: string, users: string[], reply: ReplyValues, tls?: FreeradiusTls): void {
-  for (const d of ["log", "run", "radacct"]) mkdirSync(join(dir, d), { recursive: true });
-  writeFileSync(
-    join(dir, "radiusd.conf"),
-    `prefix = /usr
+/**
+ * The top of a FreeRADIUS 3 radiusd.conf for a private instance in `dir` (paths, limits, logging to
+ * stdout, no reject delay, a thread pool), up to the thread pool's last setting: callers close it.
+ */
+export function radiusdPreamble(dir: string, radacct: boolean): string {
+  return `prefix = /usr
 exec_prefix = /usr
 sysconfdir = /etc
 localstatedir = /var
@@ -51,8 +52,7 @@ confdir = \${raddbdir}
 modconfdir = \${confdir}
 logdir = ${dir}/log
 run_dir = ${dir}/run
-radacctdir = ${dir}/radacct
-libdir = /usr/lib/freeradius
+${radacct ? `radacctdir = ${dir}/radacct\n` : ""}libdir = /usr/lib/freeradius
 pidfile = \${run_dir}/radiusd.pid
 name = freeradius
 max_request_time = 30
@@ -75,7 +75,14 @@ thread pool {
 	min_spare_servers = 2
 	max_spare_servers = 8
 	max_requests_per_server = 0
-	auto_limit_acct = no
+`;
+}
+
+export function freeradiusConfig(dir: string, authPort: number, acctPort: number, secret: string, users: string[], reply: ReplyValues, tls?: FreeradiusTls): void {
+  for (const d of ["log", "run", "radacct"]) mkdirSync(join(dir, d), { recursive: true });
+  writeFileSync(
+    join(dir, "radiusd.conf"),
+    `${radiusdPreamble(dir, true)}	auto_limit_acct = no
 }
 client localhost {
 	ipaddr = 127.0.0.1

@@ -13,6 +13,7 @@ import {
   Tooltip,
 } from "chart.js";
 import { useEffect, useRef } from "preact/hooks";
+import { byteTickLabel, byteTicks } from "./periods";
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -30,6 +31,12 @@ export function ChartBlock(props: {
   series: Series[];
   stacked?: boolean;
   format?: (n: number) => string;
+  /** The y axis counts bytes: ticks at round figures of one unit. Otherwise it counts things: whole ticks only. */
+  bytes?: boolean;
+  /** The previous period's totals per bucket, drawn as a dashed line beside the current period. */
+  previous?: { label: string; data: number[] };
+  /** The table's first column ("Day", "Week", "Month"). */
+  labelHead?: string;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
@@ -42,9 +49,38 @@ export function ChartBlock(props: {
       pointRadius: props.labels.length > 60 ? 0 : 2,
       borderWidth: props.kind === "line" ? 2 : 0,
     }));
+    const prev = props.previous;
+    if (prev) {
+      datasets.push({
+        type: "line",
+        label: prev.label,
+        data: prev.data,
+        borderColor: "#6b7280",
+        backgroundColor: "#6b7280",
+        borderDash: [6, 4],
+        borderWidth: 2,
+        pointRadius: 0,
+        stack: "previous",
+      } as ChartDataset<"line">);
+    }
     const fmt = props.format;
+    const highest = Math.max(
+      0,
+      ...(props.stacked ? props.labels.map((_, i) => props.series.reduce((a, s) => a + (s.data[i] ?? 0), 0)) : props.series.flatMap((s) => s.data)),
+      ...(prev?.data ?? []),
+    );
+    const bytes = props.bytes ? byteTicks(highest) : null;
     const chart = new Chart(canvas.current, {
       type: props.kind,
+      // The y axis' tick values on the canvas (data-y-ticks), for the browser tests to read.
+      plugins: [
+        {
+          id: "ticksOut",
+          afterUpdate: (c: Chart) => {
+            c.canvas.dataset.yTicks = c.scales.y.ticks.map((t) => t.value).join(",");
+          },
+        },
+      ],
       data: { labels: props.labels, datasets: datasets as ChartDataset<"bar">[] },
       options: {
         responsive: true,
@@ -53,16 +89,18 @@ export function ChartBlock(props: {
         interaction: { mode: "index", intersect: false },
         scales: {
           x: { stacked: props.stacked, ticks: { maxTicksLimit: 12 } },
-          y: { stacked: props.stacked, beginAtZero: true, ticks: fmt ? { callback: (v) => fmt(Number(v)) } : {} },
+          y: bytes
+            ? { stacked: props.stacked, beginAtZero: true, max: bytes.max, ticks: { stepSize: bytes.step, callback: (v) => byteTickLabel(Number(v), bytes) } }
+            : { stacked: props.stacked, beginAtZero: true, ticks: { precision: 0 } },
         },
         plugins: {
-          legend: { display: props.series.length > 1, position: "bottom" },
+          legend: { display: datasets.length > 1, position: "bottom" },
           tooltip: fmt ? { callbacks: { label: (c) => `${c.dataset.label}: ${fmt(Number(c.raw))}` } } : {},
         },
       },
     });
     return () => chart.destroy();
-  }, [props.labels, props.series, props.kind, props.stacked, props.format]);
+  }, [props.labels, props.series, props.kind, props.stacked, props.format, props.bytes, props.previous]);
   const fmt = props.format ?? ((n: number) => n.toLocaleString());
   return (
     <figure class="chart">
@@ -78,12 +116,13 @@ export function ChartBlock(props: {
             <caption class="sr-only">{props.title}</caption>
             <thead>
               <tr>
-                <th scope="col">Day</th>
+                <th scope="col">{props.labelHead ?? "Day"}</th>
                 {props.series.map((s) => (
                   <th key={s.label} scope="col">
                     {s.label}
                   </th>
                 ))}
+                {props.previous && <th scope="col">{props.previous.label}</th>}
               </tr>
             </thead>
             <tbody>
@@ -93,6 +132,7 @@ export function ChartBlock(props: {
                   {props.series.map((s) => (
                     <td key={s.label}>{fmt(s.data[i] ?? 0)}</td>
                   ))}
+                  {props.previous && <td>{fmt(props.previous.data[i] ?? 0)}</td>}
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,11 @@
-/** The console's page: sign-in, then the layout with its navigation and one page per object. */
+/**
+ * The console's page: sign-in, then the layout with its navigation and one page per object. Routing
+ * is preact-iso's: links under /console, back and forward are the router's, and each page gets the
+ * record id of its address (/console/locations/12) as `id`.
+ */
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { LocationProvider, Route, Router, useLocation } from "preact-iso/router";
 import { ApiError, get, post, setCsrfToken } from "./api";
 import { AccessPage } from "./pages/access";
 import { AuditPage } from "./pages/audit";
@@ -12,35 +17,38 @@ import { GuestsPage } from "./pages/guests";
 import { LocationsPage } from "./pages/locations";
 import { MessagesPage } from "./pages/messages";
 import { OverviewPage } from "./pages/overview";
+import { PasspointPage } from "./pages/passpoint";
 import { SessionsPage } from "./pages/sessions";
 import { SubUsersPage } from "./pages/subusers";
 import { SurveysPage } from "./pages/surveys";
 import { VouchersPage } from "./pages/vouchers";
 import { WebhooksPage } from "./pages/webhooks";
-import { type Session, navigate } from "./state";
+import { type Session, navigate, useNavigate } from "./state";
 import { Form, Link, Notice } from "./ui";
 
+/** The pages in the navigation's order; `records`: the page shows one record at /path/<id> (or /path/new). */
 const PAGES = [
-  { path: "/console", title: "Overview", page: OverviewPage },
-  { path: "/console/sessions", title: "Live sessions", page: SessionsPage },
-  { path: "/console/locations", title: "Locations", page: LocationsPage },
-  { path: "/console/campaigns", title: "Campaigns", page: CampaignsPage },
-  { path: "/console/devices", title: "Devices", page: DevicesPage },
-  { path: "/console/guests", title: "Guests", page: GuestsPage },
-  { path: "/console/vouchers", title: "Vouchers", page: VouchersPage },
-  { path: "/console/controllers", title: "Controllers", page: ControllersPage },
-  { path: "/console/automations", title: "Automations", page: AutomationsPage },
-  { path: "/console/messages", title: "Messages", page: MessagesPage },
-  { path: "/console/surveys", title: "Surveys", page: SurveysPage },
-  { path: "/console/webhooks", title: "Webhooks", page: WebhooksPage },
-  { path: "/console/sub-users", title: "Sub-users", page: SubUsersPage },
-  { path: "/console/audit-log", title: "Audit log", page: AuditPage },
-  { path: "/console/api-access", title: "API access", page: AccessPage },
+  { path: "/console", title: "Overview", page: OverviewPage, records: false },
+  { path: "/console/sessions", title: "Live sessions", page: SessionsPage, records: false },
+  { path: "/console/locations", title: "Locations", page: LocationsPage, records: true },
+  { path: "/console/campaigns", title: "Campaigns", page: CampaignsPage, records: true },
+  { path: "/console/devices", title: "Devices", page: DevicesPage, records: true },
+  { path: "/console/guests", title: "Guests", page: GuestsPage, records: true },
+  { path: "/console/vouchers", title: "Vouchers", page: VouchersPage, records: true },
+  { path: "/console/controllers", title: "Controllers", page: ControllersPage, records: true },
+  { path: "/console/passpoint", title: "Passpoint", page: PasspointPage, records: false },
+  { path: "/console/automations", title: "Automations", page: AutomationsPage, records: true },
+  { path: "/console/messages", title: "Messages", page: MessagesPage, records: false },
+  { path: "/console/surveys", title: "Surveys", page: SurveysPage, records: false },
+  { path: "/console/webhooks", title: "Webhooks", page: WebhooksPage, records: true },
+  { path: "/console/sub-users", title: "Sub-users", page: SubUsersPage, records: false },
+  { path: "/console/audit-log", title: "Audit log", page: AuditPage, records: false },
+  { path: "/console/api-access", title: "API access", page: AccessPage, records: false },
 ] as const;
 
+/** The navigation entry an address belongs to (for its title and the current link). */
 function pageOf(path: string) {
-  const clean = path.replace(/\/+$/, "") || "/console";
-  return [...PAGES].reverse().find((p) => clean === p.path || clean.startsWith(`${p.path}/`)) ?? PAGES[0];
+  return [...PAGES].reverse().find((p) => path === p.path || path.startsWith(`${p.path}/`)) ?? PAGES[0];
 }
 
 function SignIn(props: { onSignedIn: (s: Session) => void }) {
@@ -66,19 +74,16 @@ function SignIn(props: { onSignedIn: (s: Session) => void }) {
   );
 }
 
-function Layout(props: { session: Session; path: string; onSignOut: () => void }) {
-  const current = pageOf(props.path);
-  const Page = current.page;
+function Layout(props: { session: Session; onSignOut: () => void }) {
+  useNavigate();
+  const { url, path } = useLocation();
+  const current = pageOf(path);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     document.title = `${current.title} · Guest WiFi console`;
   }, [current.title]);
-  // Following any link closes the phone layout's menu (the current page's link too).
-  useEffect(() => {
-    const close = () => setMenuOpen(false);
-    window.addEventListener("console:navigate", close);
-    return () => window.removeEventListener("console:navigate", close);
-  }, []);
+  // Going anywhere closes the phone layout's menu (following the current page's link too: onClick below).
+  useEffect(() => setMenuOpen(false), [url]);
   const { user } = props.session;
   return (
     <div class="layout">
@@ -108,7 +113,7 @@ function Layout(props: { session: Session; path: string; onSignOut: () => void }
         <ul>
           {PAGES.map((p) => (
             <li key={p.path}>
-              <Link href={p.path} current={p === current}>
+              <Link href={p.path} current={p === current} onClick={() => setMenuOpen(false)}>
                 {p.title}
               </Link>
             </li>
@@ -117,7 +122,13 @@ function Layout(props: { session: Session; path: string; onSignOut: () => void }
       </nav>
       <main id="main" tabIndex={-1}>
         {props.session.settings.public_url_warning && <Notice kind="warn">{props.session.settings.public_url_warning}</Notice>}
-        <Page session={props.session} path={props.path} />
+        <Router>
+          {PAGES.map((p) => (
+            <Route key={p.path} path={p.records ? `${p.path}/:id?` : p.path} component={p.page} session={props.session} />
+          ))}
+          {/* An address the console does not know shows the overview, as /console does. */}
+          <Route default component={OverviewPage} session={props.session} />
+        </Router>
       </main>
     </div>
   );
@@ -125,7 +136,6 @@ function Layout(props: { session: Session; path: string; onSignOut: () => void }
 
 function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
-  const [path, setPath] = useState(location.pathname + location.search);
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
     get<Session>("/console/api/me").then(
@@ -138,16 +148,10 @@ function App() {
         else setError(err instanceof Error ? err.message : String(err));
       },
     );
-    const onNav = () => setPath(location.pathname + location.search);
+    // Any call answered 401 (the session ended elsewhere) shows the sign-in form (api.ts).
     const onOut = () => setSession(null);
-    window.addEventListener("popstate", onNav);
-    window.addEventListener("console:navigate", onNav);
     window.addEventListener("console:signed-out", onOut);
-    return () => {
-      window.removeEventListener("popstate", onNav);
-      window.removeEventListener("console:navigate", onNav);
-      window.removeEventListener("console:signed-out", onOut);
-    };
+    return () => window.removeEventListener("console:signed-out", onOut);
   }, []);
   if (error) return <Notice kind="error">{error}</Notice>;
   if (session === undefined) return <p class="muted">Loading…</p>;
@@ -155,7 +159,6 @@ function App() {
   return (
     <Layout
       session={session}
-      path={path}
       onSignOut={() => {
         setSession(null);
         navigate("/console");
@@ -164,4 +167,9 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById("app")!);
+render(
+  <LocationProvider scope="/console">
+    <App />
+  </LocationProvider>,
+  document.getElementById("app")!,
+);

@@ -1,53 +1,20 @@
-/** Who is signed in and what the service is configured with, shared by every page. */
+/** Who is signed in and what the service is configured with, shared by every page; navigation. */
+import { useLocation } from "preact-iso/router";
 
-export interface User {
-  email: string;
-  role: "owner" | "sub-user";
-  readonly: boolean;
-  account_id: number;
-  csrf_token: string;
-}
+// The shapes every page shares: the server's own schemas (types.ts).
+export type { Location, Session, Settings, User } from "./types";
 
-export interface Settings {
-  public_url: string;
-  /** Why PUBLIC_URL will not work for gateways (localhost, loopback); "" when it is fine. */
-  public_url_warning: string;
-  /** Where gateways send RADIUS: RADIUS_PUBLIC_HOST, else the host of PUBLIC_URL. */
-  radius: { host: string; auth_port: number; acct_port: number };
-  radsec: { enabled: boolean; port: number };
-  model_families: Record<string, string>;
-  providers: Record<"facebook" | "twitter" | "instagram" | "linkedin" | "sms", boolean>;
-  controller_types: string[];
-  webhook_events: string[];
-  /** Outgoing e-mail is configured (SMTP_URL). */
-  mail: boolean;
-}
+let route: ((url: string) => void) | undefined;
 
-export interface Session {
-  user: User;
-  settings: Settings;
-}
-
-export interface Location {
-  id: number;
-  name: string;
-  address: string;
-  city: string;
-  zip: string;
-  state: string;
-  country: string;
-  phone_number: string;
-  url: string;
-  website: string;
-  time_zone: string;
-  default_campaign_id: number;
-  location: { latitude: number | null; longitude: number | null };
-}
-
-/** Navigation inside the console without reloading the page. */
+/** Navigation inside the console without reloading the page: the router's own (preact-iso). */
 export function navigate(path: string): void {
-  if (location.pathname + location.search !== path) history.pushState(null, "", path);
-  window.dispatchEvent(new Event("console:navigate"));
+  if (route) route(path);
+  else location.assign(path);
+}
+
+/** Gives navigate() the router's route(), for handlers outside any component's render: the layout calls it. */
+export function useNavigate(): void {
+  route = useLocation().route;
 }
 
 export function today(): string {

@@ -2,16 +2,11 @@
 import { type ComponentChildren, Fragment, type JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, type Messages } from "./api";
-import { navigate } from "./state";
 
-export function Link(props: { href: string; children: ComponentChildren; class?: string; current?: boolean }) {
-  const onClick = (e: MouseEvent) => {
-    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    navigate(props.href);
-  };
+/** A link inside the console: the router (preact-iso's LocationProvider) follows it without a reload. */
+export function Link(props: { href: string; children: ComponentChildren; class?: string; current?: boolean; onClick?: () => void }) {
   return (
-    <a href={props.href} class={props.class} onClick={onClick} aria-current={props.current ? "page" : undefined}>
+    <a href={props.href} class={props.class} onClick={props.onClick} aria-current={props.current ? "page" : undefined}>
       {props.children}
     </a>
   );
@@ -75,6 +70,33 @@ export interface Field {
 
 export type Values = Record<string, string | boolean>;
 
+/** The API's parameters that forms collect under other names (several checkboxes, MB instead of bytes), in words. */
+const PARAM_WORDS: Record<string, string> = {
+  location_ids: "choice of locations",
+  location_id: "location",
+  data_cap: "data allowance",
+  bandwidth_down: "download limit",
+  bandwidth_up: "upload limit",
+  events: "choice of events",
+  campaign_id: "campaign",
+  sub_user_id: "sub-user",
+  identifier: "account",
+};
+
+/**
+ * An API sentence in the form's words: a parameter's code (retention_days) becomes its field's label
+ * in quotes, or a known parameter's words, so an operator reads "The “Number of codes” must be at
+ * least 1." beside the field, not "The count must be at least 1.".
+ */
+export function inWords(sentence: string, fields: Field[]): string {
+  const labels = new Map(fields.map((f) => [f.name, `“${f.label}”`]));
+  const words = (code: string) => labels.get(code) ?? PARAM_WORDS[code] ?? code.replace(/_/g, " ");
+  // The parameter is the sentence's subject ("The selected x …"); any other code has an underscore.
+  return sentence
+    .replace(/^The (selected )?([a-z][a-z0-9_]*)\b/, (_m, selected: string | undefined, code: string) => `The ${selected ?? ""}${words(code)}`)
+    .replace(/\b[a-z]+(?:_[a-z0-9]+)+\b/g, words);
+}
+
 /**
  * A form of fields posted with `submit`. The API's per-parameter error messages are shown beside
  * their fields; others above the form. Disabled entirely for read-only users.
@@ -129,7 +151,8 @@ export function Form(props: {
       touched.current.clear();
       setDone(message);
     } catch (err) {
-      setErrors(err instanceof ApiError ? err.messages : { form: [String(err)] });
+      const messages: Messages = err instanceof ApiError ? err.messages : { form: [String(err)] };
+      setErrors(Object.fromEntries(Object.entries(messages).map(([k, list]) => [k, list.map((m) => inWords(m, props.fields))])));
     } finally {
       setBusy(false);
     }

@@ -58,6 +58,8 @@ export async function copyDatabase(source: DB, target: DB, progress: (line: stri
       const trx = pgTrx as Kysely<any>;
       // The built-in templates the migration inserted come again, with their ids, from the source.
       await sql`delete from campaigns where account_id is null`.execute(trx);
+      // So do the templates' consent texts (the consent-texts migration keeps those of every campaign).
+      await sql`delete from consent_texts`.execute(trx);
       const copied: CopiedTable[] = [];
       for (const table of order) {
         const cols = await copyableColumns(lite, table, columns.get(table) ?? []);
@@ -112,10 +114,11 @@ async function targetColumns(pg: Kysely<any>): Promise<Map<string, TargetColumn[
   return out;
 }
 
-/** Empty is what a fresh migration leaves: no rows anywhere but the built-in campaign templates. */
+/** Empty is what a fresh migration leaves: no rows anywhere but the built-in campaign templates and their consent texts. */
 async function refuseNonEmpty(pg: Kysely<any>, tables: string[]): Promise<void> {
   const filled: string[] = [];
   for (const table of tables) {
+    if (table === "consent_texts") continue;
     const where = table === "campaigns" ? sql`where account_id is not null` : sql``;
     const r = await sql<{ n: string }>`select count(*) as n from (select 1 from ${sql.table(table)} ${where} limit 1) x`.execute(pg);
     if (Number(r.rows[0].n) > 0) filled.push(table);

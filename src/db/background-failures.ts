@@ -7,7 +7,8 @@
  *   lock held by another process, PostgreSQL restarting) as one `warn` line with the error's code
  *   and message and no stack (it is the database's state, not a bug); anything else as one `error`
  *   line with its stack;
- * - further failures of the spell are only counted;
+ * - further failures of the spell are counted, each as a `debug` line with the count so far (seen
+ *   only at LOG_LEVEL=debug, where someone watching a spell wants to see the retries go on);
  * - the first success after a logged spell ends it with one `info` line saying how many attempts
  *   failed and for how long.
  * A new spell is logged at most once per REPEAT_MS per job, so a job that fails and succeeds in
@@ -16,6 +17,7 @@
 import { isDatabaseUnavailable } from "./database-errors.js";
 
 export interface BackgroundLog {
+  debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -40,7 +42,10 @@ export function backgroundFailures(log: BackgroundLog, job: string, now: () => n
   return {
     failed(err, retry) {
       if (failures++ === 0) since = now();
-      if (logged || now() - lastLogged < REPEAT_MS) return;
+      if (logged || now() - lastLogged < REPEAT_MS) {
+        log.debug({ job, failedAttempts: failures }, `${job}: failed again; ${retry}`);
+        return;
+      }
       logged = true;
       lastLogged = now();
       if (isDatabaseUnavailable(err)) {

@@ -40,14 +40,22 @@ class GroupCommit<J, R> {
   submit(job: J): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
-      // better-sqlite3 runs a whole transaction within microtasks, before the next datagram is
-      // read; waiting for the check phase lets every datagram of this poll round join the batch.
-      this.draining ??= new Promise<void>((ready) => setImmediate(ready))
-        .then(() => this.drain())
-        .finally(() => {
-          this.draining = undefined;
-        });
+      this.draining ??= this.scheduleDrain();
     });
+  }
+
+  /**
+   * better-sqlite3 runs a whole transaction within microtasks, before the next datagram is read;
+   * waiting for the check phase lets every datagram of this poll round join the batch. A job
+   * submitted after the drain's last look at the queue but before it settled (a caller resumed by
+   * the batch's commit) starts the next drain itself: it must not wait for another job to come.
+   */
+  private scheduleDrain(): Promise<void> {
+    return new Promise<void>((ready) => setImmediate(ready))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = this.queue.length > 0 ? this.scheduleDrain() : undefined;
+      });
   }
 
   private async drain(): Promise<void> {

@@ -16,6 +16,10 @@ import * as openSessionsByAddress from "./migrations/2026-11-27T0500-open-sessio
 import * as openSessionsInOrder from "./migrations/2026-11-27T0510-open-sessions-in-order.js";
 import * as subUserLifecycle from "./migrations/2026-11-27T0800-sub-user-lifecycle.js";
 import * as auditLog from "./migrations/2026-11-27T0900-audit-log.js";
+import * as controllerStatus from "./migrations/2026-11-27T1200-controller-status.js";
+import * as consentTexts from "./migrations/2026-11-27T1300-consent-texts.js";
+import * as eapInstances from "./migrations/2026-11-27T1600-eap-instances.js";
+import * as passpoint from "./migrations/2026-11-27T1700-passpoint.js";
 
 /**
  * Static list in order, rather than a folder scan, so it works the same from source and from a bundle.
@@ -29,6 +33,10 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-11-27T0510-open-sessions-in-order", openSessionsInOrder],
   ["2026-11-27T0800-sub-user-lifecycle", subUserLifecycle],
   ["2026-11-27T0900-audit-log", auditLog],
+  ["2026-11-27T1200-controller-status", controllerStatus],
+  ["2026-11-27T1300-consent-texts", consentTexts],
+  ["2026-11-27T1600-eap-instances", eapInstances],
+  ["2026-11-27T1700-passpoint", passpoint],
 ];
 
 /**

@@ -76,15 +76,43 @@ export class PreparedQuery<K extends string> {
 
   /** The first row a write returns (an insert or update with RETURNING). */
   async writeReturning<R>(db: DB, values: Record<K, unknown>): Promise<R | undefined> {
+    return (await this.written<R>(db, values, false))[0];
+  }
+
+  /** Every row a write returns. */
+  writeReturningAll<R>(db: DB, values: Record<K, unknown>): Promise<R[]> {
+    return this.written<R>(db, values, true);
+  }
+
+  private async written<R>(db: DB, values: Record<K, unknown>, all: boolean): Promise<R[]> {
     const c = this.compiled(db);
     const params = this.params(c, values);
     const stmt = PreparedQuery.statementFor(db, c);
     if (stmt) {
       c.direct!.noteWrite(c.catalogue);
-      return stmt.get(params) as R | undefined;
+      return all ? (stmt.all(params) as R[]) : [stmt.get(params) as R];
     }
     const res = await db.executeQuery<R>(CompiledQuery.raw(c.sql, params));
-    return res.rows[0];
+    return res.rows;
+  }
+
+  /**
+   * An insert on SQLite: rows inserted (0 when ON CONFLICT DO NOTHING skipped it) and the new
+   * row's id. A RETURNING clause makes SQLite collect the row in a temporary table first: a
+   * RETURNING * of one row cost more than the insert itself (radius_sessions: 17 against 7 µs).
+   * PostgreSQL has no last-insert id: use writeReturning there.
+   */
+  async insert(db: DB, values: Record<K, unknown>): Promise<{ inserted: number; id: number }> {
+    const c = this.compiled(db);
+    const params = this.params(c, values);
+    const stmt = PreparedQuery.statementFor(db, c);
+    if (stmt) {
+      c.direct!.noteWrite(c.catalogue);
+      const res = stmt.run(params);
+      return { inserted: res.changes, id: Number(res.lastInsertRowid) };
+    }
+    const res = await db.executeQuery(CompiledQuery.raw(c.sql, params));
+    return { inserted: Number(res.numAffectedRows ?? 0), id: Number(res.insertId ?? 0) };
   }
 
   /** Rows changed (an insert, update or delete). */

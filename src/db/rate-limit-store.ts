@@ -47,6 +47,8 @@ export class PostgresRateLimitStore {
   constructor(
     private readonly db: DB,
     private readonly prefix = "",
+    /** The clock windows are measured by (tests pass their own to end a window without waiting). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   incr(key: string, cb: Callback, timeWindow: number, _max: number): void {
@@ -62,7 +64,7 @@ export class PostgresRateLimitStore {
 
   /** Adds `callbacks.length` hits to `k`'s window; each callback gets its own count. */
   private count(k: string, callbacks: Callback[], timeWindow: number): void {
-    const now = Date.now();
+    const now = this.now();
     const n = callbacks.length;
     UPSERT.first<{ hits: number; window_start: number }>(this.db, { key: k, now, n, timeWindow })
       .then((row) => {
@@ -108,6 +110,6 @@ export class PostgresRateLimitStore {
 
   /** Every limiter made by createRateLimit gets a child; the limiter's name is in its keys already. */
   child(_routeOptions: unknown): PostgresRateLimitStore {
-    return new PostgresRateLimitStore(this.db, this.prefix);
+    return new PostgresRateLimitStore(this.db, this.prefix, this.now);
   }
 }

@@ -9,8 +9,11 @@ import { request as httpsRequest } from "node:https";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { type OutboundRule, OutboundRefused, guardedLookup, literalRefusal } from "../outbound-address.js";
 
-/** "forbidden": the controller's address is not one the service may call (src/outbound-address.ts). */
-export type ControllerFault = "unreachable" | "timeout" | "certificate" | "refused" | "rejected" | "forbidden";
+/**
+ * "forbidden": the controller's address is not one the service may call (src/outbound-address.ts);
+ * "refused": the controller refused the credentials; "site": it has no such site.
+ */
+export type ControllerFault = "unreachable" | "timeout" | "certificate" | "refused" | "rejected" | "forbidden" | "site";
 
 /** A controller call that did not give what was asked; `answer` is what the controller said, for the log. */
 export class ControllerError extends Error {
@@ -23,6 +26,22 @@ export class ControllerError extends Error {
   }
 }
 
+/** What failed, in the words the console shows. */
+const FAULT_WORDS: Readonly<Record<ControllerFault, string>> = {
+  unreachable: "Unreachable",
+  timeout: "Unreachable (no answer in time)",
+  certificate: "Certificate mismatch",
+  refused: "Wrong credentials",
+  site: "Wrong site",
+  rejected: "Unexpected answer",
+  forbidden: "Address not allowed",
+};
+
+/** A ControllerError as the console says it: what failed, then what the service saw. */
+export function faultMessage(err: ControllerError): string {
+  return `${FAULT_WORDS[err.fault]}: ${err.message}.`;
+}
+
 export interface ControllerResponse {
   status: number;
   headers: IncomingHttpHeaders;
@@ -30,7 +49,7 @@ export interface ControllerResponse {
 }
 
 export interface ControllerCall {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH";
   url: string;
   headers?: Record<string, string>;
   json?: unknown;

@@ -13,10 +13,11 @@ import type { Ctx, DeviceConfigFile, DeviceConfigs } from "../modules/context.js
 import { DEVICE_FAMILIES, type FamilyId } from "../modules/devices/device-families.js";
 import { findDeviceModel } from "../modules/devices/device-models.js";
 import type { DeviceRow } from "../modules/devices/devices.repository.js";
+import type { LocationRow } from "../modules/locations/locations.repository.js";
 import { findLiveLocation, loadOptions } from "../modules/locations/locations.service.js";
 import { locationPortalUrl } from "../portal-urls.js";
 import { CONFIG_POLL_MINUTES, configKey, loopbackWarning, radiusPublicHost } from "./device-config.js";
-import { grantFor, grantSettings, loginUrlsOf } from "./grant-policy.js";
+import { type Grant, grantFor, grantSettings, loginUrlsOf } from "./grant-policy.js";
 import { FAMILY_CONFIGS } from "./registry.js";
 
 /** Where a gateway fetches its own files: `<PUBLIC_URL>/gateway/config/<device id>/<key>`. */
@@ -37,9 +38,7 @@ export function createDeviceConfigs(): DeviceConfigs {
       if (device.location_id === null) return undefined;
       const location = await findLiveLocation(ctx, device.location_id);
       if (!location || location.account_id !== device.account_id) return undefined;
-      const [options, campaign] = await Promise.all([loadOptions(ctx, location.id), campaignShownAt(ctx, location)]);
-      const offered = parsePayload(campaign.payload).login_options;
-      const grant = grantFor({ options, settings: grantSettings(config, loginUrlsOf(config.oauth, offered)) });
+      const grant = await locationGrant(ctx, location, config);
       const family = familyOfModel(device.model_id);
       const base = gatewayConfigBase(config.publicUrl, device);
       const written = FAMILY_CONFIGS[family]({
@@ -58,10 +57,30 @@ export function createDeviceConfigs(): DeviceConfigs {
         fetchBase: base,
         pollMinutes: CONFIG_POLL_MINUTES,
       });
+      const warnings: string[] = [];
       const warning = loopbackWarning(config.publicUrl);
-      return { family, ...written, warnings: warning ? [warning] : [] };
+      if (warning) warnings.push(warning);
+      // Controller families: the walled garden is pushed to the location's controller now, and the file says whether it took it.
+      const pushed = CONTROLLER_FAMILIES.has(family) ? await pushToController(ctx, location.id, config) : undefined;
+      if (pushed && !pushed.ok) warnings.push(`The location's controller did not take the walled garden as pre-authorization allowances: ${pushed.message} Enter them on the controller's screens, or fix the controller and fetch this again.`);
+      return { family, ...written, warnings };
     },
   };
+}
+
+/** Families whose walled garden the service sets through the location's controller. */
+const CONTROLLER_FAMILIES: ReadonlySet<FamilyId> = new Set(["unifi", "omada"]);
+
+async function pushToController(ctx: Ctx, locationId: number, config: Readonly<Config>) {
+  const row = ctx.controllerSync ? await ctx.repos.controllers.findForLocation(ctx.db, locationId) : undefined;
+  return row ? ctx.controllerSync?.push(ctx, row.id, config) : undefined;
+}
+
+/** What a guest gets at a location as a gateway's configuration states it: with the walled garden of the login methods its campaign offers. */
+export async function locationGrant(ctx: Ctx, location: LocationRow, config: Readonly<Config>): Promise<Grant> {
+  const [options, campaign] = await Promise.all([loadOptions(ctx, location.id), campaignShownAt(ctx, location)]);
+  const offered = parsePayload(campaign.payload).login_options;
+  return grantFor({ options, settings: grantSettings(config, loginUrlsOf(config.oauth, offered)) });
 }
 
 /** Names go into comments and values of scripts: never a line break (the API refuses control characters; rows written otherwise are made safe here). */

@@ -25,6 +25,14 @@ export const DEFAULT_GRANT_SECONDS = DEFAULT_SESSION_SECONDS;
  */
 export const DEFAULT_CONTENT_FILTER_DNS: readonly string[] = Object.freeze(["1.1.1.3", "1.0.0.3"]);
 
+/**
+ * The filter role a guest gets when the location turns `content_filter` on, where the family's
+ * gateway takes one from RADIUS (Mikrotik-Address-List, Aruba-User-Role, Filter-Id): the name its
+ * generated configuration (or the operator) gives the rules that send that guest's DNS to the
+ * filtering resolvers.
+ */
+export const CONTENT_FILTER_ROLE = "guestwifi-filtered";
+
 /** A location's options as stored (location_options), the parts the policy reads. */
 export interface GrantOptions {
   session_time_limit: number;
@@ -90,6 +98,8 @@ export interface Grant {
   dns: string[];
   /** Content filtering on: `dns` are the filtering resolvers. */
   filter: boolean;
+  /** CONTENT_FILTER_ROLE when the filter is on, else "": the role RADIUS hands families that take one. */
+  filterRole: string;
   /** Hosts reachable before login: the portal's host, the login methods' hosts, the location's whitelist. */
   walledGarden: string[];
   /** Hosts blocked for guests after login (the location's blacklist). */
@@ -163,6 +173,7 @@ export function grantFor(input: GrantInput): Grant {
     interimInterval: settings.interimInterval,
     dns: filter ? [...(settings.contentFilterDns ?? DEFAULT_CONTENT_FILTER_DNS)] : dnsOf(o),
     filter,
+    filterRole: filter ? CONTENT_FILTER_ROLE : "",
     walledGarden,
     blocked: hostList(o.blacklist),
   };

@@ -1,5 +1,6 @@
 /** Whether an address is a gateway's own LAN address: where captive gateways serve their login pages. */
 import { BlockList, isIP } from "node:net";
+import { memoize } from "./memo.js";
 
 const LOCAL = new BlockList();
 for (const [net, bits] of [
@@ -16,19 +17,11 @@ LOCAL.addAddress("::1", "ipv6");
 LOCAL.addSubnet("fc00::", 7, "ipv6");
 LOCAL.addSubnet("fe80::", 10, "ipv6");
 
-/** A memo of a pure function: BlockList.check builds an address object per call; gateways repeat a few LAN addresses. */
-const localMemo = new Map<string, boolean>();
-
-/** Private, carrier-grade NAT, loopback or link-local: where a captive gateway's own web server lives. */
-export function isLocalAddress(ip: string): boolean {
-  let local = localMemo.get(ip);
-  if (local === undefined) {
-    local = checkLocal(ip);
-    if (localMemo.size >= 1_000) localMemo.clear();
-    localMemo.set(ip, local);
-  }
-  return local;
-}
+/**
+ * Private, carrier-grade NAT, loopback or link-local: where a captive gateway's own web server lives.
+ * Memoized: BlockList.check builds an address object per call; gateways repeat a few LAN addresses.
+ */
+export const isLocalAddress: (ip: string) => boolean = memoize(checkLocal);
 
 function checkLocal(ip: string): boolean {
   const v = isIP(ip);

@@ -40,6 +40,8 @@ export interface ApiCall<D> {
   request: FastifyRequest;
   /** For a handler that answers other than JSON (a CSV stream): its headers. */
   reply: FastifyReply;
+  /** The console session the call came with (cookie), or undefined for an identifier. */
+  session: SessionCaller | undefined;
 }
 
 export interface CheckArgs<D, P, RV> extends ApiCall<D> {
@@ -74,16 +76,24 @@ export interface ApiRouteDef<D, S extends TObject, R extends RefMap<D>, Out exte
   response: Out;
   /** Media types of the answer when not JSON (documentation only; the handler sets the header). */
   produces?: string[];
+  /**
+   * console: a route of the console's own (/console/api/...), authenticated by the console session
+   * cookie only (401 without one), left out of the API's reference.
+   */
+  via?: "console";
+  /** Parameters that confirm a write rather than say what it changes (a password asked again): not audited. */
+  unaudited?: string[];
   handler: (call: ApiCall<D>, p: Static<S>, refs: Resolved<Static<S>, R>) => Promise<Static<Out> | SerializedJson<Static<Out>>>;
 }
 
 /**
  * An answer already serialised, for hot reads that keep the JSON of their rows (get-location): sent
- * as it is, with the JSON content type. The text must be what the response schema would produce.
+ * as it is, with the JSON content type. The text (or its UTF-8 bytes, kept for answers given again)
+ * must be what the response schema would produce.
  */
 export class SerializedJson<T> {
   declare readonly shape?: T;
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 export interface ApiRouter<D> {
@@ -102,8 +112,10 @@ export const ErrorResponse = Type.Object(
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The API caller, set by the API routes' preHandler hook. */
+    /** The API caller, set by the API routes before anything else of the call is read. */
     caller: Caller | null;
+    /** The console session behind the caller, when the call came with its cookie. */
+    consoleSession: SessionCaller | null;
   }
 }
 
@@ -124,10 +136,14 @@ function checkAccess(access: Access, caller: Caller): void {
   if (access === "manage-sub-users" && caller.subUserId !== null) throw httpErrors.subUserManagement();
 }
 
-/** A caller signed in by a cookie (the console), and the CSRF token its writes must carry. */
+/** A caller signed in by a cookie (the console): who, the session, and the CSRF token its writes must carry. */
 export interface SessionCaller {
   caller: Caller;
   csrfToken: string;
+  /** The session's id, to end it. */
+  sessionId: string;
+  /** The e-mail address the owner or sub-user signed in with. */
+  email: string;
 }
 
 export interface ApiRouterOptions<D> {
@@ -138,7 +154,7 @@ export interface ApiRouterOptions<D> {
   /**
    * The caller of a request that names no identifier but carries a console session cookie, or
    * undefined. Such a call that writes, or is not a GET, must send the session's CSRF token in the
-   * `x-csrf-token` header.
+   * `x-csrf-token` header (or, from a form the console posts, the `csrf_token` field).
    */
   sessionCaller?: (request: FastifyRequest) => Promise<SessionCaller | undefined>;
   /**
@@ -153,7 +169,7 @@ export interface RouteWrite {
   caller: Caller;
   /** console: the call came with a console session cookie. */
   via: "api" | "console";
-  /** The route's name: its path without /api/ (create-or-update-location). */
+  /** The route's name: the last segment of its path (create-or-update-location). */
   action: string;
   /** The records named by the call's ids and the ids its answer gave (a created record's), by parameter. */
   objects: Record<string, number[]>;
@@ -171,9 +187,22 @@ function answeredIds(out: unknown): Record<string, number[]> {
   return ids;
 }
 
-/** The CSRF header does not match the session's token (cookie-authenticated calls only). */
+/** The CSRF token does not match the session's (cookie-authenticated calls only). */
 function csrfRefused(): AppError {
   return new AppError(403, { identifier: ["The console session's CSRF token is missing or wrong. Reload the page."] });
+}
+
+/** A console route called without a (live) session. */
+function signInFirst(): AppError {
+  return new AppError(401, { session: ["Sign in to the console first."] });
+}
+
+/** The CSRF token a cookie-authenticated call sent: the header, or the field of a form the console posts (its preview). */
+function csrfTokenOf(request: FastifyRequest): unknown {
+  const header = request.headers["x-csrf-token"];
+  if (header !== undefined) return header;
+  const body = request.body;
+  return body && typeof body === "object" ? (body as Record<string, unknown>).csrf_token : undefined;
 }
 
 /**
@@ -187,12 +216,14 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
   const callers = new CallerResolver(opts.lookupCaller, { generation: () => changeGeneration(deps.db, true) });
   const limit = apiRateLimit(app, config.apiRateLimitPerMinute, callers);
   app.decorateRequest("caller", null);
+  app.decorateRequest("consoleSession", null);
 
   function route<S extends TObject, R extends RefMap<D>, Out extends TSchema>(def: ApiRouteDef<D, S, R, Out>): void {
     const parse = compileParams(def.params);
     const methods = Array.isArray(def.method) ? def.method : [def.method];
     const writes = def.access !== "read";
     const docs: Record<string, unknown> = {
+      ...(def.via === "console" ? { hide: true } : {}),
       summary: def.summary,
       description: def.description,
       tags: def.tags,
@@ -204,6 +235,19 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
       docs.body = def.params;
       docs.consumes = ["application/x-www-form-urlencoded", "application/json"];
     }
+
+    /** Who calls, and whether it may: the one CSRF check of every cookie-authenticated call, the console's own routes' included. */
+    const authorize = async (request: FastifyRequest): Promise<void> => {
+      const identifier = def.via === "console" ? undefined : identifierOf(request);
+      const session = identifier === undefined && opts.sessionCaller ? await opts.sessionCaller(request) : undefined;
+      if (def.via === "console" && !session) throw signInFirst();
+      if (session && (writes || request.method !== "GET") && !sameToken(csrfTokenOf(request), session.csrfToken)) throw csrfRefused();
+      request.consoleSession = session ?? null;
+      const caller = session ? session.caller : await callers.resolve(identifier);
+      if (limit) await limit.afterLookup(request, caller);
+      checkAccess(def.access, caller);
+      request.caller = caller;
+    };
 
     const declared = Object.keys(def.refs ?? {});
     const ordered = Object.entries(def.refs ?? {}).sort(([, a], [, b]) => a.rank - b.rank);
@@ -249,11 +293,12 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
             if (found === undefined || found === null) continue;
             objects[param] = (Array.isArray(found) ? found : [found]).map((row) => ref.idOf(row));
           }
-          const fields = Object.fromEntries(given.map((name) => [name, params[name]]));
+          const fields = Object.fromEntries(given.filter((name) => !def.unaudited?.includes(name)).map((name) => [name, params[name]]));
           await opts.audit(call.ctx, {
             caller: call.caller,
-            via: call.request.headers.cookie !== undefined && identifierOf(call.request) === undefined ? "console" : "api",
-            action: def.url.replace(/^\/api\//, ""),
+            via: call.session ? "console" : "api",
+            // The route's last path segment: create-or-update-location, rotate-identifier.
+            action: def.url.slice(def.url.lastIndexOf("/") + 1),
             objects,
             fields,
             address: call.request.ip,
@@ -277,21 +322,10 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
       validatorCompiler: () => (value: unknown) => ({ value }),
       // After the body is parsed (the identifier may be in it), before the caller is looked up.
       ...(limit ? { preValidation: (request: FastifyRequest) => limit.beforeLookup(request) } : {}),
-      preHandler: async (request) => {
-        const identifier = identifierOf(request);
-        const session = identifier === undefined && opts.sessionCaller ? await opts.sessionCaller(request) : undefined;
-        if (session) {
-          if (writes || request.method !== "GET") {
-            const token = request.headers["x-csrf-token"];
-            if (!sameToken(token, session.csrfToken)) throw csrfRefused();
-          }
-        }
-        const caller = session ? session.caller : await callers.resolve(identifier);
-        await limit?.afterLookup(request, caller);
-        checkAccess(def.access, caller);
-        request.caller = caller;
-      },
       handler: async (request, reply) => {
+        // The caller first, before anything of the call is read: in the handler rather than a
+        // preHandler hook of its own, which cost every call a pass of Fastify's hook runner.
+        await authorize(request);
         const failures = new Failures();
         const parsed = parse(mergedParams(request), failures);
         // A write needs its transaction only when it will act on what it checks: nothing failed the
@@ -302,9 +336,10 @@ export async function createApiRouter<D extends { db: DB }>(app: FastifyInstance
           !failures.any &&
           (checks.length > 0 || ordered.some(([param]) => (parsed.values as Record<string, unknown>)[param] !== undefined));
         const caller = request.caller!;
+        const session = request.consoleSession ?? undefined;
         const out = atomic
-          ? await retryingTransaction(deps.db, (trx) => run({ ctx: { ...deps, db: trx }, caller, config, request, reply }, parsed, new Failures(), true))
-          : await run({ ctx: deps, caller, config, request, reply }, parsed, failures, false);
+          ? await retryingTransaction(deps.db, (trx) => run({ ctx: { ...deps, db: trx }, caller, config, request, reply, session }, parsed, new Failures(), true))
+          : await run({ ctx: deps, caller, config, request, reply, session }, parsed, failures, false);
         if (!(out instanceof SerializedJson)) return out;
         reply.type("application/json; charset=utf-8");
         return out.text;

@@ -131,6 +131,8 @@ export async function resolveRefs<D extends { db: DB }>(
 function inOrder<Row>(rows: Row[], ids: number[], ref: Ref<unknown, Row>): Row[] | undefined {
   if (rows.length < ids.length) return undefined;
   if (ids.length === 1) return rows.length === 1 && ref.idOf(rows[0]) === ids[0] ? rows : undefined;
+  // Rows read through a cache come in the order asked: no map to build.
+  if (rows.length === ids.length && rows.every((row, i) => ref.idOf(row) === ids[i])) return rows;
   const byId = new Map(rows.map((r) => [ref.idOf(r), r]));
   const out: Row[] = [];
   for (const id of ids) {

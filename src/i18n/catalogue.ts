@@ -1,7 +1,7 @@
 /**
  * The built-in texts: one JSON catalogue per shipped language under locales/ (flat keys to ICU
  * MessageFormat messages, formatted by intl-messageformat with the language's plural rules), read
- * once at start. A translator edits only those files (docs/languages.md); test/i18n checks that
+ * once, on a language's first use. A translator edits only those files (docs/languages.md); test/i18n checks that
  * every language has every key and that every message parses.
  */
 import { readFileSync } from "node:fs";
@@ -23,14 +23,25 @@ export function readCatalogue(tag: string): Record<string, string> {
   return JSON.parse(readFileSync(new URL(`${tag}.json`, LOCALES_DIR), "utf8")) as Record<string, string>;
 }
 
-const catalogues = new Map<string, Record<string, string>>(LANGUAGE_TAGS.map((tag) => [tag, readCatalogue(tag)]));
+/** Each shipped language's catalogue, read on its first use: a start reads none (issue 22), a page in one language reads one. */
+const catalogues = new Map<string, Record<string, string>>();
+const shipped = new Set<string>(LANGUAGE_TAGS);
+
+function catalogueOf(tag: string): Record<string, string> | undefined {
+  let c = catalogues.get(tag);
+  if (!c && shipped.has(tag)) {
+    c = readCatalogue(tag);
+    catalogues.set(tag, c);
+  }
+  return c;
+}
 /** Compiled messages, and the text of those without arguments, per language and key. */
 const compiled = new Map<string, Map<string, IntlMessageFormat>>();
 const plain = new Map<string, Map<string, string>>();
 
 /** The raw text of `key` in `tag` (English when the language lacks it, the key itself when nobody has it). */
 export function rawText(tag: string, key: string): string {
-  return catalogues.get(tag)?.[key] ?? catalogues.get(DEFAULT_LANGUAGE)?.[key] ?? key;
+  return catalogueOf(tag)?.[key] ?? catalogueOf(DEFAULT_LANGUAGE)?.[key] ?? key;
 }
 
 function messageOf(tag: string, key: string): IntlMessageFormat {

@@ -46,7 +46,11 @@ function withScript(range: string): string {
 
 /** RFC 4647 lookup of one range among `available` (any case); the tag as `available` spells it. */
 export function lookupRange(range: string, available: readonly string[]): string | undefined {
-  const lower = available.map((t) => t.toLowerCase());
+  return lookupLower(range, available, available.map((t) => t.toLowerCase()));
+}
+
+/** lookupRange with `available` already lower-cased into `lower` (same order). */
+function lookupLower(range: string, available: readonly string[], lower: readonly string[]): string | undefined {
   let r = withScript(range).toLowerCase();
   while (r !== "") {
     const i = lower.indexOf(r);
@@ -62,9 +66,37 @@ export function lookupRange(range: string, available: readonly string[]): string
 
 /** The language on offer that the Accept-Language value asks for first, or `fallback`. */
 export function negotiateLanguage(header: string | undefined, available: readonly string[], fallback: string): string {
+  return firstMatch(header, available, available.map((t) => t.toLowerCase())) ?? fallback;
+}
+
+function firstMatch(header: string | undefined, available: readonly string[], lower: readonly string[]): string | undefined {
   for (const range of acceptedRanges(header)) {
-    const found = lookupRange(range, available);
+    const found = lookupLower(range, available, lower);
     if (found) return found;
   }
-  return fallback;
+  return undefined;
+}
+
+/** Accept-Language values longer than this are negotiated every time, not remembered. */
+const MAX_REMEMBERED_LENGTH = 256;
+
+/**
+ * Negotiation among a fixed list of languages that remembers its answer per Accept-Language value:
+ * browsers send few distinct values (one per browser language setting), and a portal page asks on
+ * every request. At most `size` values are kept; when full, the memory starts over.
+ */
+export function languageNegotiator(available: readonly string[], size = 512): (header: string | undefined) => string | undefined {
+  const lower = available.map((t) => t.toLowerCase());
+  const answers = new Map<string, string | null>();
+  return (header) => {
+    if (!header) return undefined;
+    if (header.length > MAX_REMEMBERED_LENGTH) return firstMatch(header, available, lower);
+    let answer = answers.get(header);
+    if (answer === undefined) {
+      answer = firstMatch(header, available, lower) ?? null;
+      if (answers.size >= size) answers.clear();
+      answers.set(header, answer);
+    }
+    return answer ?? undefined;
+  };
 }

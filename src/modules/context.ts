@@ -10,6 +10,7 @@ import { type AccountRepository, createAccountRepository } from "./accounts/acco
 import { type AnalyticsRepository, createAnalyticsRepository } from "./analytics/analytics.repository.js";
 import { type AuditRepository, createAuditRepository } from "./audit/audit.repository.js";
 import { type CampaignRepository, createCampaignRepository } from "./campaigns/campaigns.repository.js";
+import { type ConsentTextRepository, createConsentTextRepository } from "./campaigns/consent-texts.repository.js";
 import { type ControllerRepository, createControllerRepository } from "./controllers/controllers.repository.js";
 import { type ConsoleRepository, createConsoleRepository } from "./console/console.repository.js";
 import { type DeviceCertificateRepository, createDeviceCertificateRepository } from "./device-certificates/device-certificates.repository.js";
@@ -21,6 +22,7 @@ import { type LocationRepository, createLocationRepository } from "./locations/l
 import { type AutomationRepository, createAutomationRepository } from "./messages/automations.repository.js";
 import { type SurveyRepository, createSurveyRepository } from "./messages/survey.repository.js";
 import { type OutboxRepository, createOutboxRepository } from "./outbox/outbox.repository.js";
+import { type PasspointRepository, createPasspointRepository } from "./passpoint/passpoint.repository.js";
 import { type SessionRepository, createSessionRepository } from "./sessions/sessions.repository.js";
 import { type SubUserRepository, createSubUserRepository } from "./subusers/subusers.repository.js";
 import { type WebhookRepository, createWebhookRepository } from "./webhooks/webhooks.repository.js";
@@ -35,12 +37,14 @@ export interface Repositories {
   controllers: ControllerRepository;
   console: ConsoleRepository;
   consent: GuestConsentRepository;
+  consentTexts: ConsentTextRepository;
   devices: DeviceRepository;
   deviceCertificates: DeviceCertificateRepository;
   guests: GuestRepository;
   guestRights: GuestRightsRepository;
   locations: LocationRepository;
   outbox: OutboxRepository;
+  passpoint: PasspointRepository;
   sessions: SessionRepository;
   subUsers: SubUserRepository;
   surveys: SurveyRepository;
@@ -58,12 +62,14 @@ export function createRepositories(): Repositories {
     controllers: createControllerRepository(),
     console: createConsoleRepository(),
     consent: createGuestConsentRepository(),
+    consentTexts: createConsentTextRepository(),
     devices: createDeviceRepository(),
     deviceCertificates: createDeviceCertificateRepository(),
     guests: createGuestRepository(),
     guestRights: createGuestRightsRepository(),
     locations: createLocationRepository(),
     outbox: createOutboxRepository(),
+    passpoint: createPasspointRepository(),
     sessions: createSessionRepository(),
     subUsers: createSubUserRepository(),
     surveys: createSurveyRepository(),
@@ -131,6 +137,30 @@ export interface DeviceConfigs {
   forDevice(ctx: Ctx, device: DeviceRow, config: Readonly<Config>): Promise<DeviceConfigFile | undefined>;
 }
 
+/** What a call to a controller found (Test connection, a push of the walled garden). */
+export interface ControllerCheck {
+  ok: boolean;
+  /** "ok" or the fault: unreachable, timeout, certificate, refused (credentials), site, rejected, forbidden. */
+  fault: string;
+  message: string;
+  checked_at: string;
+}
+
+/**
+ * Calls to the account's controllers that are not a guest's grant, made per app by createAppDeps
+ * (the implementation is the portal's: src/gateways/controller-sync.ts): Test connection, and the
+ * location's walled garden pushed as the controller's pre-authorization allowances (UniFi, Omada).
+ * Each records its outcome on the controller (last_status, last_message, last_checked_at).
+ */
+export interface ControllerSync {
+  /** Calls the controller as Test connection does; records and answers what it found. */
+  test(ctx: Ctx, controllerId: number, config: Readonly<Config>): Promise<ControllerCheck>;
+  /** Pushes the walled garden of every location the controller serves; undefined when its family takes none through the service. */
+  push(ctx: Ctx, controllerId: number, config: Readonly<Config>): Promise<ControllerCheck | undefined>;
+  /** The same for the controller of a location, after the caller's transaction commits (nothing when it has none); never throws. */
+  pushAfterCommit(ctx: Ctx, locationId: number, config: Readonly<Config>): void;
+}
+
 /**
  * The RadSec connections open on this instance (src/radius/radsec-peers.ts), made per app by
  * createAppDeps: a revoked certificate's connections are closed at once.
@@ -148,6 +178,8 @@ export interface Ctx {
   readonly sessionControl?: SessionControl;
   /** Gateway configurations; absent in a bare context. */
   readonly deviceConfigs?: DeviceConfigs;
+  /** Test connection and walled-garden pushes to controllers; absent in a bare context. */
+  readonly controllerSync?: ControllerSync;
   /** Open RadSec connections; absent where no RADIUS side was made. */
   readonly radsecPeers?: RadsecPeerControl;
 }

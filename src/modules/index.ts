@@ -16,6 +16,7 @@ import { sessionRoutes } from "./sessions/sessions.routes.js";
 import { subUserRoutes } from "./subusers/subusers.routes.js";
 import { webhookRoutes } from "./webhooks/webhooks.routes.js";
 import { voucherRoutes } from "./vouchers/vouchers.routes.js";
+import { passpointRoutes } from "./passpoint/passpoint.routes.js";
 
 /** The routes' context: the modules' (Ctx) and RADIUS's part of a guest's erasure. */
 export function registerApiModules(api: ApiRouter<ErasureCtx>): void {
@@ -34,4 +35,5 @@ export function registerApiModules(api: ApiRouter<ErasureCtx>): void {
   automationRoutes(api);
   messageRoutes(api);
   auditRoutes(api);
+  passpointRoutes(api);
 }

@@ -14,7 +14,8 @@ import type { OutboundRule } from "../outbound-address.js";
 import type { ControllerType } from "../modules/controllers/controllers.schemas.js";
 import { type ControllerAccess, controllerOfLocation, controllerRule } from "../modules/controllers/controllers.service.js";
 import type { LocationRow } from "../modules/locations/locations.repository.js";
-import { ControllerError } from "../gateways/controller-http.js";
+import { ControllerError, faultMessage } from "../gateways/controller-http.js";
+import { nowDatetime } from "../db/time.js";
 import type { RuckusNbiState } from "../gateways/gateway-types.js";
 import { isEncrypted, nbiDecrypt, nbiLogin, nbiMatches } from "../gateways/ruckus/ruckus-nbi.js";
 import { type OmadaSession, newOmadaSession } from "../gateways/omada/omada.js";
@@ -96,10 +97,26 @@ export class ControllerGrants {
     } catch (err) {
       if (!(err instanceof ControllerError)) throw err;
       this.log.warn({ ...where, fault: err.fault, reason: err.message, answer: err.answer }, "portal: the controller did not let the guest in");
+      await this.remember(ctx, access, err.fault, `A guest's grant failed: ${faultMessage(err)}`);
       throw portalErrors.controllerFailed();
     }
     this.log.info({ ...where, seconds }, "portal: guest let in by the controller");
+    await this.remember(ctx, access, "ok", "A guest was let in.");
     return seconds;
+  }
+
+  /**
+   * Keeps the controller's last success or failure (its console page shows it): a failure, or a
+   * change back to success, at once; a success that follows a success at most every five minutes.
+   */
+  private async remember(ctx: Ctx, access: ControllerAccess, status: string, message: string): Promise<void> {
+    const last = access.lastCheckedAt ? Date.parse(`${access.lastCheckedAt.replace(" ", "T")}Z`) : 0;
+    if (status === "ok" && access.lastStatus === "ok" && Date.now() - last < 300_000) return;
+    try {
+      await ctx.repos.controllers.recordStatus(ctx.db, access.id, { last_status: status, last_message: message, last_checked_at: nowDatetime() });
+    } catch (err) {
+      this.log.warn({ controller_id: access.id, err }, "portal: the controller's status could not be recorded");
+    }
   }
 
   /** Decrypted values of RUCKUS redirects: a guest reloading the page is not another call. */

@@ -42,6 +42,9 @@ export const portalErrors = {
   smsFailed: () => e(502, "error.smsFailed"),
   smsTooMany: (minutes: number) => e(429, "error.smsTooMany", { minutes }, retryHeader(minutes * 60)),
   smsTooManyToday: (retryAfter: number) => e(429, "error.smsTooManyToday", undefined, retryHeader(retryAfter)),
+  passpointNotOffered: () => e(404, "error.passpointNotOffered"),
+  passpointLoginFirst: () => e(403, "error.passpointLoginFirst"),
+  passpointVoucher: () => e(403, "error.passpointVoucher"),
 };
 
 /** The catalogue message of a portal error (undefined for any other error). */

@@ -9,7 +9,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import { DEFAULT_LANGUAGE, LANGUAGE_TAGS, shippedLanguage } from "../i18n/languages.js";
-import { negotiateLanguage } from "../i18n/negotiate.js";
+import { languageNegotiator } from "../i18n/negotiate.js";
 
 export const LANG_PARAM = "lang";
 
@@ -27,6 +27,11 @@ export interface SplitUrl {
 export function splitLangParam(rawUrl: string): SplitUrl {
   const q = rawUrl.indexOf("?");
   if (q < 0) return { url: rawUrl, query: "", lang: undefined };
+  // A gateway's redirect carries no `lang=` anywhere: its query is kept whole, without splitting it.
+  if (!rawUrl.includes(`${LANG_PARAM}=`, q)) {
+    const query = rawUrl.slice(q + 1);
+    return { url: query === "" ? rawUrl.slice(0, q) : rawUrl, query, lang: undefined };
+  }
   let lang: string | undefined;
   const kept = rawUrl
     .slice(q + 1)
@@ -48,6 +53,9 @@ export function queryWithoutLang(query: Record<string, unknown>): Record<string,
   return rest;
 }
 
+/** The shipped language a browser's Accept-Language asks for, remembered per value (every page view asks). */
+const negotiateShipped = languageNegotiator(LANGUAGE_TAGS);
+
 /** The page's language: `chosen` (the switcher's, or the signed state's) when shipped, else negotiated. */
 export function pageLanguage(request: FastifyRequest, chosen: unknown, campaignDefault?: string): string {
   if (typeof chosen === "string") {
@@ -56,7 +64,7 @@ export function pageLanguage(request: FastifyRequest, chosen: unknown, campaignD
   }
   const fallback = (campaignDefault && shippedLanguage(campaignDefault)?.tag) || DEFAULT_LANGUAGE;
   const header = request.headers["accept-language"];
-  return negotiateLanguage(typeof header === "string" ? header : undefined, LANGUAGE_TAGS, fallback);
+  return negotiateShipped(typeof header === "string" ? header : undefined) ?? fallback;
 }
 
 /**

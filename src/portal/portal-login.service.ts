@@ -3,12 +3,12 @@
  * a campaign offering that method, record the login (recordLogin: guest, login, aggregates), and
  * hand the guest back to the gateway that sent them, or to the campaign's redirect_url.
  */
-import { createHash } from "node:crypto";
 import type { Config } from "../config.js";
 import { isHttpUrl } from "../http/validation.js";
 import type { CampaignPayload, LoginMethod } from "../modules/campaigns/campaign-payload.js";
 import type { CampaignRow } from "../modules/campaigns/campaigns.repository.js";
 import { findCampaign } from "../modules/campaigns/campaigns.service.js";
+import { textVersion } from "../modules/campaigns/consent-texts.js";
 import type { Ctx } from "../modules/context.js";
 import { type GuestProfileInput, type LoginConsent, recordLogin } from "../modules/guests/guest-activity.service.js";
 import { type LoginType, loginTypeOfMethod } from "../modules/guests/login-types.js";
@@ -76,10 +76,7 @@ export interface LoginInput {
   language?: string;
 }
 
-/** A text's version as logins record it: 16 hex digits of its SHA-256 ("" for no text). */
-export function textVersion(text: string): string {
-  return text === "" ? "" : createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
-}
+export { textVersion };
 
 /**
  * What the page showed and the guest ticked; whether that opts the guest in is marketingDecision's

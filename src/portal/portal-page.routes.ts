@@ -48,6 +48,7 @@ function pageView(request: FastifyRequest, ctx: PageContext): PageView {
     lang: pageLanguage(request, split.lang, ctx.payload.default_language),
     query: split.query,
     inAssistant: inCaptiveAssistant(userAgentOf(request)),
+    locationId: ctx.location?.id ?? null,
   };
 }
 
@@ -72,7 +73,8 @@ export async function showPage(request: FastifyRequest, reply: FastifyReply, dep
   // A browser that logged in here before (device cookie), whatever MAC its device uses now: one tap.
   // Not after a failed login or a log-off: those show the login page with their notice.
   if (ctx.location && ctx.arrival && !(result && NOTICES[result])) {
-    const guest = await cookieGuest(request, deps, ctx.location);
+    const pending = cookieGuest(request, deps, ctx.location);
+    const guest = pending && (await pending);
     // A campaign that asks nothing of guests (click-through) lets them straight back in: no tap.
     if (guest && ctx.payload.login_options.clickthrough) {
       await deps.limits.loginAttempt(request);

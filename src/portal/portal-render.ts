@@ -16,9 +16,11 @@ import type { CampaignText } from "./views/layout.view.js";
 import { handoffPage } from "./views/handoff-page.view.js";
 import { connectedPage, smsCodePage, welcomeBackPage } from "./views/message-page.view.js";
 import { campaignTheme } from "./views/theme.js";
+import { passpointOfLocation } from "../modules/passpoint/passpoint.service.js";
+import { PORTAL_PASSPOINT_PREFIX } from "../portal-urls.js";
 
 /** What rendering needs of the portal's deps. */
-export type RenderDeps = Pick<PortalDeps, "config" | "terms"> & Partial<Pick<PortalDeps, "loginTemplates">>;
+export type RenderDeps = Pick<PortalDeps, "config" | "terms"> & Partial<Pick<PortalDeps, "loginTemplates" | "ctx">>;
 
 /** Stand in for the per-guest parts while a page is rendered once; letters only, so escaping leaves them be. */
 const NONCE_SLOT = "gwpNonceSlotQ7v";
@@ -38,6 +40,8 @@ export interface PageView {
   lang: string;
   query?: string | null;
   inAssistant?: boolean;
+  /** The location the page is of, when known: its connected page offers Passpoint when a configuration covers it. */
+  locationId?: number | null;
 }
 
 /**
@@ -131,7 +135,30 @@ function switcherQuery(query: string): string {
 
 /** The same, as it stands in an attribute of the page. */
 function switcherQueryHtml(query: string): string {
-  return escapeHtml(switcherQuery(query));
+  const q = switcherQuery(query);
+  // A gateway's query has "&" between its items and seldom anything else to escape.
+  return /[<>"']/.test(q) ? escapeHtml(q) : q.replaceAll("&", "&amp;");
+}
+
+/** Pages are cut from slabs of this size, one after another; a slab is freed once its pages are sent. */
+const SLAB_BYTES = 256 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabAt = 0;
+
+/**
+ * Room for one page. Node pools only buffers under 4 KiB; a login page with its language switcher
+ * is about 8 KiB, and a fresh allocation per page (and the garbage collector's work on it) cost
+ * more than filling it. The bytes handed out are never written again.
+ */
+function pageBuffer(length: number): Buffer {
+  if (length > SLAB_BYTES / 8) return Buffer.allocUnsafe(length);
+  if (slabAt + length > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabAt = 0;
+  }
+  const out = slab.subarray(slabAt, slabAt + length);
+  slabAt += (length + 7) & ~7;
+  return out;
 }
 
 /**
@@ -142,13 +169,27 @@ function fillSlots(parts: LoginTemplateParts, nonce: string, state: string, quer
   const queryBytes = query === "" ? 0 : Buffer.byteLength(query, "utf8");
   let length = 0;
   for (const part of parts) length += part === NONCE ? nonce.length : part === STATE ? state.length : part === QUERY ? queryBytes : part.length;
-  const out = Buffer.allocUnsafe(length);
+  const out = pageBuffer(length);
   let at = 0;
+  // The switcher repeats the query once per language: encoded once, then copied as bytes.
+  let queryAt = -1;
   for (const part of parts) {
     if (part === NONCE) at += out.write(nonce, at, "latin1");
     else if (part === STATE) at += out.write(state, at, "latin1");
-    else if (part === QUERY) at += queryBytes === 0 ? 0 : out.write(query, at, "utf8");
-    else at += part.copy(out, at);
+    else if (part === QUERY) {
+      if (queryBytes === 0) continue;
+      if (queryAt < 0) {
+        queryAt = at;
+        at += out.write(query, at, "utf8");
+      } else {
+        out.copyWithin(at, queryAt, queryAt + queryBytes);
+        at += queryBytes;
+      }
+    } else {
+      // TypedArray's set: a native copy, without Buffer.copy's argument handling in JavaScript.
+      out.set(part, at);
+      at += part.length;
+    }
   }
   return out;
 }
@@ -208,18 +249,20 @@ export function renderWelcomeBack(reply: FastifyReply, deps: RenderDeps, payload
 }
 
 /** `goTo`: an http(s) URL the page then sends the browser to by itself (see the `landing` hand-off). */
-export function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, view: PageView, goTo?: string): string {
+export async function renderConnected(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, view: PageView, goTo?: string): Promise<string> {
+  const config = view.locationId && deps.ctx ? await passpointOfLocation(deps.ctx, view.locationId) : undefined;
+  const passpoint = config && view.locationId ? { href: `${PORTAL_PASSPOINT_PREFIX}${view.locationId}`, ssid: config.ssid } : undefined;
   const nonce = newNonce();
   const continueUrl = isHttpUrl(payload.redirect_url) ? payload.redirect_url : "";
   setPortalHeaders(reply, nonce, []);
   reply.type("text/html; charset=utf-8");
   // Normalised (spaces and quotes percent-encoded), so that the refresh's URL is the whole of it.
   const refreshTo = goTo && isHttpUrl(goTo) ? new URL(goTo).href : undefined;
-  return connectedPage({ texts: pageTexts(deps, payload, view, null), nonce, continueUrl, goTo: refreshTo, inAssistant: view.inAssistant });
+  return connectedPage({ texts: pageTexts(deps, payload, view, null), nonce, continueUrl, goTo: refreshTo, inAssistant: view.inAssistant, passpoint });
 }
 
 /** 303 to the gateway (or redirect_url), or the connected page when there is nowhere to go. */
-export function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, handoff: Handoff, view: PageView): FastifyReply | string {
+export async function sendHandoff(reply: FastifyReply, deps: RenderDeps, payload: PagePayload, handoff: Handoff, view: PageView): Promise<FastifyReply | string> {
   if (handoff.kind === "connected") return renderConnected(reply, deps, payload, view);
   if (handoff.kind === "landing") return renderConnected(reply, deps, payload, view, handoff.url);
   if (handoff.kind === "post") {

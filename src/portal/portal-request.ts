@@ -35,6 +35,7 @@ export function postView(request: FastifyRequest, ctx: { state: PageState; paylo
     lang: pageLanguage(request, ctx.state.lang ?? bodyOf(request).lang, ctx.payload.default_language),
     query: null,
     inAssistant: inCaptiveAssistant(userAgentOf(request)),
+    locationId: ctx.state.loc,
   };
 }
 

@@ -16,6 +16,7 @@ import { gatewayConfigRoutes } from "../gateways/device-config.routes.js";
 import { handoffRoutes } from "./portal-handoff.routes.js";
 import { oauthRoutes } from "./portal-oauth.routes.js";
 import { pageRoutes } from "./portal-page.routes.js";
+import { passpointRoutes } from "./passpoint.routes.js";
 import { returningRoutes } from "./portal-returning.routes.js";
 import { smsRoutes } from "./portal-sms.routes.js";
 import { voucherRoutes } from "./portal-voucher.routes.js";
@@ -33,6 +34,7 @@ export async function portalPlugin(app: FastifyInstance, opts: { ctx: PortalCtx;
   openNdsRoutes(app, deps);
   gatewayConfigRoutes(app, deps);
   handoffRoutes(app);
+  passpointRoutes(app, deps);
   smsInboundRoutes(app, deps);
   // Its own context: the one-click unsubscribe's multipart parser stays with it.
   await app.register(async (scope) => messageLinkRoutes(scope, deps));

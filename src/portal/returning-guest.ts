@@ -10,12 +10,14 @@ import type { LocationRow } from "../modules/locations/locations.repository.js";
 import type { PortalDeps } from "./portal-deps.js";
 import { readDeviceCookie, setDeviceCookie } from "./device-cookie.js";
 
-/** The guest this browser is at the location, when the cookie names one of the location's account. */
-export async function cookieGuest(request: FastifyRequest, deps: PortalDeps, location: LocationRow): Promise<GuestRow | undefined> {
+/**
+ * The guest this browser is at the location, when the cookie names one of the location's account;
+ * undefined at once, without a promise to wait for, when it has no such cookie (most page views).
+ */
+export function cookieGuest(request: FastifyRequest, deps: PortalDeps, location: LocationRow): Promise<GuestRow | undefined> | undefined {
   const guestId = readDeviceCookie(request, deps.signer, location.id);
   if (guestId === undefined) return undefined;
-  const [guest] = await deps.ctx.repos.guests.findOwned(deps.ctx.db, location.account_id, [guestId]);
-  return guest;
+  return deps.ctx.repos.guests.findOwned(deps.ctx.db, location.account_id, [guestId]).then(([guest]) => guest);
 }
 
 

@@ -6,8 +6,11 @@ import type { Config } from "../config.js";
 import type { SubmitWrite } from "../db/batched-writer.js";
 import { recordVisit } from "../modules/guests/guest-activity.service.js";
 import type { NasContext } from "./nas-lookup.js";
+import { findEapTlsIdentity } from "./eap/eap-tls-identity.js";
 import { type PasswordProof, proofMatches } from "./password-check.js";
 import { isCredentialUsername } from "./portal-credentials.js";
+import { isPasspointUsername } from "../modules/passpoint/passpoint-values.js";
+import { authorizePasspointPassword } from "./passpoint-access.js";
 import type { RadiusCtx } from "./radius.repository.js";
 import { type VoucherLimits, VOUCHER_REFUSALS, voucherLimits } from "../modules/vouchers/vouchers.service.js";
 import { grantFor } from "../gateways/grant-policy.js";
@@ -46,7 +49,7 @@ export interface AccessRequest {
 }
 
 export type AccessDecision =
-  | { accept: true; attributes: AcceptReply; guestId: number; via: "credential" | "mac" }
+  | { accept: true; attributes: AcceptReply; guestId: number; via: "credential" | "mac" | "passpoint" }
   | { accept: false; reason: string; replyMessage?: string };
 
 export const CAP_SPENT_MESSAGE = "Your data allowance at this location for today is used up.";
@@ -56,12 +59,15 @@ function reject(reason: string, replyMessage?: string): AccessDecision {
   return { accept: false, reason, replyMessage };
 }
 
-export async function authorizeAccess({ ctx, config, visits, times, templates, writeVisit }: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
+export async function authorizeAccess(deps: AccessDeps, nas: NasContext, req: AccessRequest, at = new Date()): Promise<AccessDecision> {
+  const { ctx, config, visits, times, templates, writeVisit } = deps;
   const { db, radius: radiusRepository } = ctx;
   const { device, location, options } = nas;
   const template = templates.for(nas);
   if (!location || !options || !template) return reject("device not assigned to a live location", NOT_ASSIGNED_MESSAGE);
   if (!req.userName) return reject("no User-Name");
+  // A Passpoint credential (pp-...@realm): PAP, or EAP-TTLS's inner PAP (src/radius/passpoint-access.ts).
+  if (isPasspointUsername(req.userName)) return authorizePasspointPassword(deps, nas, { ...req, userName: req.userName }, at);
   const now = times.dbDatetime(at);
 
   const day = times.localDay(at, location.timezone);
@@ -71,7 +77,8 @@ export async function authorizeAccess({ ctx, config, visits, times, templates, w
   let via: "credential" | "mac";
   let voucher: VoucherLimits | undefined;
   if (credential) {
-    if (!proofMatches(req.proof, credential.password)) return reject("wrong credential password");
+    const proven = req.proof.kind === "eap-tls" ? findEapTlsIdentity(req.proof, credential.username) : proofMatches(req.proof, credential.password);
+    if (!proven) return reject(req.proof.kind === "eap-tls" ? "client certificate not issued for this credential" : "wrong credential password");
     if (credential.location_id !== location.id) return reject("credential issued for another location");
     if (credential.device_id !== null && credential.device_id !== device.id) return reject("credential issued for another access point");
     if (credential.client_mac !== "" && credential.client_mac !== req.clientMac) return reject("credential issued for another client");
@@ -122,7 +129,7 @@ export async function authorizeAccess({ ctx, config, visits, times, templates, w
     }
   }
   if (voucher) {
-    const own = new AcceptTemplate(template.dialect, acceptOptionsOf(grant));
+    const own = new AcceptTemplate(template.dialect, acceptOptionsOf(grant), template.roleAttribute);
     return { accept: true, attributes: own.reply(remaining), guestId, via };
   }
   // Session time, rates and the interval were encoded once for this access point; only the cap is the guest's.

@@ -5,7 +5,8 @@
  * may come before their ATTRIBUTE, and values of an attribute accumulate across files.
  */
 import { readFileSync, readdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../project-root.js";
 
 export type AttributeType = "string" | "text" | "octets" | "ipaddr" | "date" | "integer" | "time" | string;
 
@@ -108,11 +109,14 @@ export class Dictionary {
   }
 }
 
-/** The codec's dictionary: every file of ./dictionaries/, in name order. Read once (the files are part of the code). */
+/**
+ * The codec's dictionary: every file of src/radius/dictionaries/, in name order. Read once (the files
+ * are part of the code); from the installation's src/ whether the sources or the bundle in dist/ run.
+ */
 function loadBundled(): Dictionary {
-  const dir = fileURLToPath(new URL("./dictionaries/", import.meta.url));
+  const dir = join(PROJECT_ROOT, "src", "radius", "dictionaries");
   const d = new Dictionary();
-  for (const name of readdirSync(dir).sort()) d.load(readFileSync(`${dir}${name}`, "ascii"));
+  for (const name of readdirSync(dir).sort()) d.load(readFileSync(join(dir, name), "ascii"));
   if (d.vendorId("WISPr") === undefined || d.vendorId("ChilliSpot") === undefined || !d.byName(NO_VENDOR, "User-Name")) {
     throw new Error("RADIUS dictionaries failed to load");
   }

@@ -3,24 +3,21 @@
  * source port, identifier and authenticator within the window is the same request. It is never
  * processed twice; once answered, the cached answer is sent again.
  */
-import { LRUCache } from "lru-cache";
-
 type Entry = { reply: Buffer | undefined; pending: boolean; expires: number };
 
 export class DuplicateCache {
-  /** Bounds memory under a flood of distinct requests: the least recently seen go first. */
-  private cache: LRUCache<string, Entry> | undefined;
+  /**
+   * In the order requests first arrived, which is nearly the order they expire in: the oldest go
+   * first when the bound is reached (a flood of distinct requests), and a sweep stops at the first
+   * live one. A Map kept in arrival order costs a fraction of an LRU's bookkeeping per packet, and
+   * a request is looked up only by its retransmissions.
+   */
+  private readonly entries = new Map<string, Entry>();
 
   constructor(
     private readonly windowMs: number,
     private readonly maxEntries: number,
   ) {}
-
-  /** Made on the first packet: lru-cache allocates its bound up front, which every start paid for. */
-  private get entries(): LRUCache<string, Entry> {
-    this.cache ??= new LRUCache({ max: this.maxEntries });
-    return this.cache;
-  }
 
   /**
    * Identifier, Length and Request Authenticator as 19 latin1 characters (fixed length and last, so
@@ -33,9 +30,15 @@ export class DuplicateCache {
   /** "new": process it (now marked pending); "pending": drop it, the first copy is being processed; a Buffer: resend that. */
   begin(key: string, now: number): "new" | "pending" | Buffer {
     const e = this.entries.get(key);
-    if (e && e.expires > now) {
-      if (e.pending) return "pending";
-      if (e.reply) return e.reply;
+    if (e) {
+      if (e.expires > now) {
+        if (e.pending) return "pending";
+        if (e.reply) return e.reply;
+      }
+      // The same identifier and authenticator again after the window: a new request, at the back.
+      this.entries.delete(key);
+    } else if (this.entries.size >= this.maxEntries) {
+      this.entries.delete(this.entries.keys().next().value as string);
     }
     this.entries.set(key, { reply: undefined, pending: true, expires: now + this.windowMs });
     return "new";
@@ -47,18 +50,22 @@ export class DuplicateCache {
       this.entries.delete(key);
       return;
     }
-    this.entries.set(key, { reply, pending: false, expires: now + this.windowMs });
+    const e = this.entries.get(key);
+    if (!e) return; // pushed out by the bound while it was processed: its resend is processed afresh
+    e.reply = reply;
+    e.pending = false;
+    e.expires = now + this.windowMs;
   }
 
-  /** Frees the answers whose window has passed. */
+  /** Frees the answers whose window has passed, oldest first, up to the first that is still live. */
   sweep(now: number): void {
-    if (!this.cache) return;
-    const expired: string[] = [];
-    for (const [key, e] of this.cache.entries()) if (e.expires <= now) expired.push(key);
-    for (const key of expired) this.entries.delete(key);
+    for (const [key, e] of this.entries) {
+      if (e.expires > now) break;
+      this.entries.delete(key);
+    }
   }
 
   get size(): number {
-    return this.cache?.size ?? 0;
+    return this.entries.size;
   }
 }

@@ -16,6 +16,7 @@ import type { NasContext, NasLookup } from "./nas-lookup.js";
 import type { PasswordProof } from "./password-check.js";
 import type { RadiusEvents } from "./radius-events.js";
 import { isCredentialUsername } from "./portal-credentials.js";
+import { isPasspointUsername } from "../modules/passpoint/passpoint-values.js";
 import {
   CODE,
   type Decoded,
@@ -26,12 +27,17 @@ import {
   decryptUserPassword,
   encodeReply,
   intAttr,
+  WithRawAttributes,
   octetsAttr,
   rawUserPassword,
   stringAttr,
   wellFormed,
 } from "./radius-codec.js";
 import type { SessionCounters } from "./radius.repository.js";
+import { EAP_SUPPORT_ERRORS, type EapServer } from "./eap/eap-server.js";
+import { eapMessageOf } from "./eap/eap-packet.js";
+import { mppeKeyAttributes } from "./eap/mppe.js";
+import type { EapHandoff } from "./eap/eap-handoff.js";
 import { totalOctets } from "./reply-attributes.js";
 import { accessPointMacs, leadingMac } from "./station-id.js";
 
@@ -52,6 +58,10 @@ export interface PacketHandlerDeps {
   account: SubmitWrite<AccountingJob, SessionCounters>;
   /** Where each outcome is counted, and rejects and drops logged. */
   events: RadiusEvents;
+  /** EAP-TTLS and EAP-TLS conversations (docs/radius.md#eap); undefined: EAP-Message requests are rejected. */
+  eap?: EapServer;
+  /** Hands rounds of conversations another instance holds to it (undefined: such rounds are refused). */
+  handoff?: EapHandoff;
 }
 
 /**
@@ -72,6 +82,8 @@ interface Verified {
   request: Decoded;
   nas: NasContext;
   secret: RadiusSecret;
+  /** Set when it came over RadSec (a handed EAP round is signed with the RadSec secret too). */
+  tls: TlsOrigin | undefined;
 }
 
 /** An integer attribute's number (undefined when absent or enumerated by name). */
@@ -104,11 +116,20 @@ export class PacketHandler {
 
   constructor(private readonly deps: PacketHandlerDeps) {}
 
+  /** The hand-off starts after the sockets are bound (it registers where this instance is reached). */
+  setHandoff(handoff: EapHandoff): void {
+    this.deps.handoff = handoff;
+  }
+
   /** The reply to send, or undefined to stay silent. Throws only on infrastructure faults (database). */
   async handle(kind: PortKind, datagram: Buffer, source?: string, tls?: TlsOrigin): Promise<Buffer | undefined> {
     const verified = await this.verify(kind, datagram, tls);
     if (!verified) return undefined;
-    if (kind === "auth") return this.encodeAccess(verified, await this.decideAccess(verified));
+    if (kind === "auth") {
+      const eap = eapMessageOf(verified.request.raw);
+      if (eap) return this.eapRound(verified, eap);
+      return this.encodeAccess(verified, await this.decideAccess(verified));
+    }
     await this.deps.account({ nas: verified.nas, at: new Date(), rec: accountingRecord(verified.request.attributes, source) });
     this.deps.events.count("accounting", "accounted");
     return encodeReply(verified.request, CODE.AccountingResponse, [], verified.secret);
@@ -136,20 +157,22 @@ export class PacketHandler {
     if (ma === "invalid") return this.drop(kind, "bad Message-Authenticator", device.id);
     if (kind === "auth") {
       if (ma === "absent" && this.deps.config.radius.requireMessageAuthenticator) return this.drop(kind, "no Message-Authenticator", device.id);
+      // RFC 3579 section 3.2: an Access-Request with EAP-Message must carry Message-Authenticator.
+      if (ma === "absent" && eapMessageOf(packet)) return this.drop(kind, "EAP-Message without Message-Authenticator", device.id);
     } else if (!accountingAuthenticatorValid(packet, secret)) {
       return this.drop(kind, "bad accounting authenticator", device.id);
     }
     tls?.heard(device.id);
     const heard = this.deps.nas.markHeard(device);
     if (heard) await heard;
-    return { request, nas, secret };
+    return { request, nas, secret, tls };
   }
 
   private async decideAccess({ request, nas, secret }: Verified): Promise<AccessDecision> {
     const attrs = request.attributes;
     const userName = stringAttr(attrs, "User-Name");
-    // User-Password is decrypted only for a portal credential (MAC authentication sends a public one).
-    const isCredential = userName !== undefined && isCredentialUsername(userName);
+    // User-Password is decrypted only for a portal or Passpoint credential (MAC authentication sends a public one).
+    const isCredential = userName !== undefined && (isCredentialUsername(userName) || isPasspointUsername(userName));
     const proof = isCredential ? this.proof(request, secret) : NO_PROOF;
     const decision = await authorizeAccess(this.deps.access, nas, { userName, proof, clientMac: leadingMac(stringAttr(attrs, "Calling-Station-Id")) });
     const { log, events } = this.deps;
@@ -163,6 +186,45 @@ export class PacketHandler {
       log.debug({ deviceId: nas.device.id, userName: isCredential ? REDACTED : userName, accept: true, via: decision.via }, "radius access");
     }
     return decision;
+  }
+
+  /** One round of an EAP conversation: a challenge, or the end (accept with the MPPE keys, or reject). */
+  private async eapRound(verified: Verified, eapMessage: Buffer): Promise<Buffer | undefined> {
+    const { request, nas, secret } = verified;
+    const { eap, events } = this.deps;
+    const attrs = request.attributes;
+    const deviceId = nas.device.id;
+    if (!eap) {
+      events.reject("EAP is not enabled", { deviceId });
+      return encodeReply(request, CODE.AccessReject, new WithRawAttributes(undefined, EAP_SUPPORT_ERRORS.disabled(eapMessage)), secret);
+    }
+    const outcome = await eap.round({ eap: eapMessage, state: octetsAttr(attrs, "State"), deviceId, framedMtu: numberAttr(attrs, "Framed-MTU") });
+    if (outcome.kind === "discard") return this.drop("auth", outcome.reason, deviceId);
+    if (outcome.kind === "elsewhere") {
+      const radsec = verified.tls ? { accountId: verified.tls.accountId ?? null } : undefined;
+      const answer = await this.deps.handoff?.forward(outcome.owner, request.raw, { radsec });
+      if (answer) return answer;
+      events.reject("EAP conversation of an instance that did not answer", { deviceId });
+      return encodeReply(request, CODE.AccessReject, new WithRawAttributes(undefined, EAP_SUPPORT_ERRORS.disabled(eapMessage)), secret);
+    }
+    if (outcome.kind === "challenge") {
+      events.count("access", "challenge");
+      return encodeReply(request, CODE.AccessChallenge, new WithRawAttributes(undefined, outcome.attributes), secret);
+    }
+    if (outcome.kind === "reject") {
+      events.reject(outcome.reason, { deviceId });
+      return encodeReply(request, CODE.AccessReject, new WithRawAttributes(undefined, outcome.attributes), secret);
+    }
+    const { identity } = outcome;
+    const decision = await authorizeAccess(this.deps.access, nas, { userName: identity.userName, proof: identity.proof, clientMac: leadingMac(stringAttr(attrs, "Calling-Station-Id")) });
+    const shownName = isCredentialUsername(identity.userName) ? REDACTED : identity.userName;
+    if (!decision.accept) {
+      events.reject(decision.reason, { deviceId, userName: shownName, eap: identity.proof.kind });
+      return encodeReply(request, CODE.AccessReject, new WithRawAttributes(undefined, outcome.failure), secret);
+    }
+    events.count("access", "accept");
+    const keys = mppeKeyAttributes(outcome.msk, secret.octets, request.authenticator);
+    return encodeReply(request, CODE.AccessAccept, new WithRawAttributes(decision.attributes, Buffer.concat([outcome.success, keys])), secret);
   }
 
   private encodeAccess({ request, secret }: Verified, decision: AccessDecision): Buffer {

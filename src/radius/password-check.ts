@@ -2,10 +2,14 @@
 import { timingSafeEqual } from "node:crypto";
 import { md5 } from "../md5.js";
 
-/** How the request proved the password: PAP (User-Password, already decrypted) or CHAP. */
+/**
+ * How the request proved the password: PAP (User-Password, already decrypted; also the PAP inside
+ * EAP-TTLS), CHAP, or an EAP-TLS client certificate whose chain the handshake verified.
+ */
 export type PasswordProof =
   | { kind: "pap"; password: string }
   | { kind: "chap"; chapPassword: Buffer; challenge: Buffer }
+  | { kind: "eap-tls"; commonName: string | undefined; certificate: { subject: string; serialNumber: string; fingerprint256: string; validTo: string } }
   | { kind: "none" };
 
 function sameBytes(a: Buffer, b: Buffer): boolean {

@@ -24,6 +24,7 @@ export const CODE = {
   AccessReject: 3,
   AccountingRequest: 4,
   AccountingResponse: 5,
+  AccessChallenge: 11,
 } as const;
 
 export const ATTR = {
@@ -179,15 +180,29 @@ export function rawUserPassword(packet: Buffer): Buffer | undefined {
 
 const scratch = Buffer.alloc(MAX_PACKET);
 
+/** Encoded attributes (`head`, when given) followed by attributes already in wire form. */
+export class WithRawAttributes implements EncodedAttributes {
+  constructor(
+    private readonly head: EncodedAttributes | undefined,
+    private readonly raw: Buffer,
+  ) {}
+
+  writeInto(into: Buffer, off: number): number {
+    const at = this.head ? this.head.writeInto(into, off) : off;
+    if (at + this.raw.length > into.length) throw new RangeError("reply attributes exceed the packet");
+    return at + this.raw.copy(into, at);
+  }
+}
+
 /**
  * Encodes a reply to `request`: the package writes the attributes, we write the header around them
- * (its own encode() allocates and hashes more than a reply needs). Access replies carry
+ * (its own encode() allocates and hashes more than a reply needs). Access replies (Challenge too) carry
  * Message-Authenticator as their first attribute (computed with the Request Authenticator in
  * place, then the Response Authenticator over the result, RFC 3579 section 3.2). Proxy-State
  * attributes are copied back unchanged (RFC 2865 section 5.33).
  */
 export function encodeReply(request: Decoded, code: number, attributes: ReplyAttribute[] | EncodedAttributes, secret: RadiusSecret | string): Buffer {
-  const withMa = code === CODE.AccessAccept || code === CODE.AccessReject;
+  const withMa = code === CODE.AccessAccept || code === CODE.AccessReject || code === CODE.AccessChallenge;
   let off = HEADER;
   if (withMa) {
     scratch[off] = ATTR.MessageAuthenticator;

@@ -39,6 +39,14 @@ export class RadiusEvents {
     this.tell(`drop ${type}`, reason, { type, ...details }, "radius packet dropped");
   }
 
+  /**
+   * A RadSec connection whose TLS handshake was refused (a certificate not of our CA, expired, or no
+   * TLS at all): counted with the drops, logged only at debug (scanners of an open port would fill the log).
+   */
+  handshakeRefused(): void {
+    this.metrics.radius("access", "drop", "radsec handshake refused");
+  }
+
   /** Reports the lines held back in windows that are over. */
   flush(): void {
     const now = this.now();

@@ -4,6 +4,8 @@
  */
 import { transaction } from "../db/transaction.js";
 import { type RemoteInfo, type Socket, createSocket } from "node:dgram";
+import { lookup as dnsLookup } from "node:dns";
+import { isIP } from "node:net";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import { backgroundFailures } from "../db/background-failures.js";
@@ -24,9 +26,16 @@ import { closeStaleSessions, runDatabaseHousekeeping } from "./housekeeping.js";
 import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
 import { AcceptTemplates } from "./reply-attributes.js";
 import { VisitMemo } from "./visit-memo.js";
+import { SessionMemo } from "./session-memo.js";
 import { createSessionControl } from "./session-control.js";
 import { RadsecPeers } from "./radsec-peers.js";
-import { type RadsecListener, radsecTlsMaterial, startRadsec } from "./radsec-server.js";
+import { X509Certificate } from "node:crypto";
+import { eapSecureContext, eapTlsMaterial } from "./eap/eap-certificates.js";
+import { EapServer } from "./eap/eap-server.js";
+import { EapHandoff } from "./eap/eap-handoff.js";
+import { secretBoxKey } from "../db/secret-box.js";
+import { RadiusSecret } from "./radius-codec.js";
+import { RADSEC_SECRET, type RadsecListener, radsecTlsMaterial, startRadsec } from "./radsec-server.js";
 
 export interface RadiusListener {
   /** Ports actually bound (ephemeral ones when the config says 0). */
@@ -34,6 +43,8 @@ export interface RadiusListener {
   acctPort: number;
   /** The RadSec listener when RADSEC_ENABLED (its port: an ephemeral one when RADSEC_PORT is 0). */
   radsec: RadsecListener | undefined;
+  /** UDP requests read and not yet answered (or dropped): what stop() waits for. */
+  readonly inFlight: number;
   stop(): Promise<void>;
 }
 
@@ -65,8 +76,19 @@ const PURGE_EVERY_MS = 3_600_000;
 const STALE_EVERY_MS = 60_000;
 const RECV_BUFFER = 4 * 1024 * 1024;
 
+/**
+ * Every reply goes to the address the request came from, an IP literal: dns.lookup would answer it
+ * a tick later (a process.nextTick and a closure per reply, about 1 % of an Accounting-Request's
+ * CPU). Names, if any, still go to dns.lookup.
+ */
+const literalLookup = ((hostname: string, options: unknown, callback: (err: Error | null, address: string, family: number) => void) => {
+  const family = isIP(hostname);
+  if (family === 0) return dnsLookup(hostname, options as never, callback as never);
+  callback(null, hostname, family);
+}) as unknown as typeof dnsLookup;
+
 function bind(host: string, port: number): Promise<Socket> {
-  const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4", recvBufferSize: RECV_BUFFER });
+  const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4", recvBufferSize: RECV_BUFFER, lookup: literalLookup });
   return new Promise((resolve, reject) => {
     const onError = (err: Error) => {
       socket.close();
@@ -104,7 +126,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
       return counted;
     });
   const writeVisit = createBatchedWriter(db, writeVisits, (v) => String(v.guestId));
-  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), templates: new AcceptTemplates(config.radius.interimInterval), writeVisit };
+  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), sessions: new SessionMemo(), templates: new AcceptTemplates(config.radius.interimInterval), writeVisit };
   const events = new RadiusEvents(metrics, log);
   const writeBatch = async (jobs: AccountingJob[]) => {
     try {
@@ -116,7 +138,12 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
       throw err;
     }
   };
-  const handler = new PacketHandler({ config, log, nas: new NasLookup(ctx), access, account: createBatchedWriter(db, writeBatch, accountingKey), events });
+  const eap = new EapServer(config.eap, async () => {
+    const material = await eapTlsMaterial(ctx, config);
+    return { ttls: eapSecureContext(material, "ttls"), tls: eapSecureContext(material, "tls"), clientCas: material.clientCas.map((pem) => new X509Certificate(pem)) };
+  });
+  const handler = new PacketHandler({ config, log, nas: new NasLookup(ctx), access, account: createBatchedWriter(db, writeBatch, accountingKey), events, eap });
+  const radsecSecret = new RadiusSecret(RADSEC_SECRET);
   // The TLS material first: it may wait on the database (the CA), which must not hold sockets open.
   const tls = config.radsec.enabled ? await radsecTlsMaterial(ctx, config) : undefined;
   const auth = await bindNamed(config.radius.host, config.radius.authPort, "RADIUS_AUTH_PORT");
@@ -128,7 +155,12 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     auth.close();
     throw err;
   }
+  let handoff: EapHandoff;
   try {
+    const host = config.radius.host === "0.0.0.0" ? "127.0.0.1" : config.radius.host === "::" ? "::1" : config.radius.host;
+    const address = config.eap.instanceAddress ?? `${host.includes(":") ? `[${host}]` : host}:${auth.address().port}`;
+    handoff = await EapHandoff.start(db, eap.instanceId, address, await secretBoxKey(db, config.secretBoxKey));
+    handler.setHandoff(handoff);
     if (tls) radsec = await startRadsec({ config, log, ctx, handler, events, peers }, tls);
   } catch (err) {
     auth.close();
@@ -161,6 +193,23 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     }
   };
 
+  /** A round of one of our EAP conversations that another instance received and hands us (eap-handoff.ts). */
+  const handed = async (socket: Socket, msg: Buffer, rinfo: RemoteInfo) => {
+    const round = handoff.open(msg);
+    if (!round) return events.drop("access", "EAP hand-off with a bad signature or too old");
+    const origin = round.origin.radsec ? { secret: radsecSecret, accountId: round.origin.radsec.accountId ?? undefined, heard: () => {} } : undefined;
+    inFlight++;
+    try {
+      const reply = await handler.handle("auth", round.datagram, undefined, origin);
+      if (reply && !closed) socket.send(EapHandoff.answer(round.id, reply), rinfo.port, rinfo.address);
+    } catch (err) {
+      events.count("access", "error");
+      log.error({ err }, "handed EAP round failed; no answer, the NAS will retry");
+    } finally {
+      if (--inFlight === 0) idle?.();
+    }
+  };
+
   const listen = (kind: PortKind, socket: Socket) => {
     const cache = new DuplicateCache(DUPLICATE_WINDOW_MS, DUPLICATE_MAX_ENTRIES);
     socket.on("error", (err) => log.error({ err, kind }, "radius socket error"));
@@ -168,6 +217,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     socket.on("message", (msg, rinfo) => {
       if (closed) return;
       if (msg.length < 20) return events.drop(type, "malformed packet");
+      if (kind === "auth" && EapHandoff.isHandoff(msg)) return void handed(socket, msg, rinfo);
       if (busy[kind] >= MAX_IN_FLIGHT[kind]) return events.drop(type, "overloaded");
       const key = DuplicateCache.key(rinfo.address, rinfo.port, msg);
       const seen = cache.begin(key, Date.now());
@@ -192,6 +242,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   const housekeeping = setInterval(() => {
     const now = Date.now();
     for (const c of caches) c.sweep(now);
+    eap.sweep(now);
     events.flush();
     if (now - lastPurge >= PURGE_EVERY_MS) lastStale = now; // the purge closes them too
     else if (now - lastStale >= STALE_EVERY_MS) {
@@ -223,6 +274,9 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
     authPort,
     acctPort,
     radsec,
+    get inFlight() {
+      return inFlight;
+    },
     stop() {
       stopping ??= (async () => {
         closed = true;
@@ -230,6 +284,8 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
         await radsec?.stop();
         await Promise.all([auth, acct].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
         if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+        eap.close();
+        await handoff.stop().catch((err) => log.warn({ err }, "this instance's EAP registration not removed; it is ignored once no State names it"));
       })();
       return stopping;
     },

@@ -19,6 +19,13 @@ export class RadsecPeers implements RadsecPeerControl {
   private readonly bySerial = new Map<string, Set<RadsecConnection>>();
   private readonly byDevice = new Map<number, RadsecConnection>();
   private readonly devicesOf = new Map<RadsecConnection, Set<number>>();
+  private readonly revokedListeners = new Set<(serials: string[]) => void>();
+
+  /** Told of certificates revoked on this instance (a listener's cache of valid certificates forgets them); returns the unsubscribe. */
+  onRevoked(listener: (serials: string[]) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
 
   add(c: RadsecConnection): void {
     let set = this.bySerial.get(c.serial);
@@ -53,6 +60,8 @@ export class RadsecPeers implements RadsecPeerControl {
   }
 
   closeCertificates(serials: string[]): number {
+    // First, so that a client reconnecting at once (FreeRADIUS does) is not let in from a cache.
+    for (const listener of this.revokedListeners) listener(serials);
     let closed = 0;
     for (const serial of serials) {
       for (const c of [...(this.bySerial.get(serial) ?? [])]) {

@@ -105,6 +105,9 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
     holders.set(serial, { holder, until: now + HOLDER_TTL_MS });
     return holder;
   }
+  const forgetRevoked = peers.onRevoked((serials) => {
+    for (const serial of serials) holders.delete(serial);
+  });
 
   class Connection implements RadsecConnection {
     readonly remoteAddress: string;
@@ -191,6 +194,7 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
         // A certificate revoked on another instance is seen here within HOLDER_TTL_MS.
         const holder = this.identity.kind === "device" ? await holderOf(this.serial) : true;
         if (!holder) {
+          events.drop(type, "radsec certificate unknown, revoked or expired");
           this.close("certificate revoked or expired");
         } else {
           reply = await handler.handle(kind, packet, this.remoteAddress, this.origin);
@@ -329,6 +333,7 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
   server.maxConnections = cfg.maxConnections + HANDSHAKE_RESERVE;
   server.on("secureConnection", (socket) => void accept(socket));
   server.on("tlsClientError", (err, socket) => {
+    events.handshakeRefused();
     log.debug({ err: err.message, peer: socket.remoteAddress }, "radsec handshake refused");
     socket.destroy();
   });
@@ -359,6 +364,7 @@ export async function startRadsec(deps: RadsecDeps, tls: TlsMaterial): Promise<R
     stop() {
       stopping ??= (async () => {
         closed = true;
+        forgetRevoked();
         clearInterval(sweep);
         const done = new Promise<void>((resolve) => server.close(() => resolve()));
         for (const c of [...active.keys()]) c.close("shutting down");

@@ -13,14 +13,15 @@
  * sub-attribute (type, length, value).
  */
 import { type Grant, grantFor } from "../gateways/grant-policy.js";
-import type { RadiusDialect } from "../modules/devices/device-families.js";
-import { radiusDialectOf } from "../modules/devices/device-models.js";
+import type { FilterRoleAttribute, RadiusDialect } from "../modules/devices/device-families.js";
+import { filterRoleAttributeOf, radiusDialectOf } from "../modules/devices/device-models.js";
 import type { NasContext } from "./nas-lookup.js";
 
 const UINT32_MAX = 0xffff_ffff;
 const GIGAWORD = 2 ** 32;
 
 /** RFC 2865 / 2869 attribute types. */
+const FILTER_ID = 11;
 const SESSION_TIMEOUT = 27;
 const ACCT_INTERIM_INTERVAL = 85;
 const VENDOR_SPECIFIC = 26;
@@ -29,7 +30,8 @@ const VENDOR_SPECIFIC = 26;
 export const VENDORS = {
   WISPr: { id: 14122, BandwidthMaxUp: 7, BandwidthMaxDown: 8 },
   ChilliSpot: { id: 14559, MaxTotalOctets: 3, MaxTotalGigawords: 23 },
-  Mikrotik: { id: 14988, RateLimit: 8, TotalLimit: 17, TotalLimitGigawords: 18 },
+  Mikrotik: { id: 14988, RateLimit: 8, TotalLimit: 17, TotalLimitGigawords: 18, AddressList: 19 },
+  Aruba: { id: 14823, UserRole: 1 },
   Cambium: { id: 17713, TrafficQuotaLimitTotal: 155, TrafficQuotaLimitTotalGigwords: 156 },
 } as const;
 
@@ -55,6 +57,8 @@ export interface AcceptOptions {
   maxBandwidthDown: number;
   /** Seconds between Interim-Updates the gateway should send. */
   interimInterval: number;
+  /** The content filter's role (grant-policy.ts CONTENT_FILTER_ROLE), "" when the filter is off. */
+  filterRole?: string;
 }
 
 /** The parts of a grant (src/gateways/grant-policy.ts) an Access-Accept or CoA-Request carries besides the cap. */
@@ -64,7 +68,20 @@ export function acceptOptionsOf(grant: Grant): AcceptOptions {
     maxBandwidthUp: grant.upBytesPerSecond,
     maxBandwidthDown: grant.downBytesPerSecond,
     interimInterval: grant.interimInterval,
+    filterRole: grant.filterRole,
   };
+}
+
+/** The attribute that puts the guest in the filter role, in the family's way (device-families.ts FilterRoleAttribute). */
+function filterRoleAttribute(kind: FilterRoleAttribute, role: string): Buffer {
+  const value = Buffer.from(role, "utf8");
+  if (kind === "Mikrotik-Address-List") return vendorSpecific(VENDORS.Mikrotik.id, VENDORS.Mikrotik.AddressList, value);
+  if (kind === "Aruba-User-Role") return vendorSpecific(VENDORS.Aruba.id, VENDORS.Aruba.UserRole, value);
+  const b = Buffer.alloc(2 + value.length);
+  b[0] = FILTER_ID;
+  b[1] = b.length;
+  value.copy(b, 2);
+  return b;
 }
 
 function clamp32(n: number): number {
@@ -134,18 +151,24 @@ export class AcceptTemplate {
   constructor(
     readonly dialect: RadiusDialect,
     options: AcceptOptions,
+    /** How the family takes the content filter's role; undefined: it takes none. */
+    readonly roleAttribute?: FilterRoleAttribute,
   ) {
     const parts: Buffer[] = [];
     if (options.sessionTimeLimit > 0) parts.push(integer(SESSION_TIMEOUT, options.sessionTimeLimit));
     parts.push(integer(ACCT_INTERIM_INTERVAL, options.interimInterval));
     parts.push(...rateAttributes(dialect, options.maxBandwidthUp, options.maxBandwidthDown));
+    if (roleAttribute && options.filterRole) parts.push(filterRoleAttribute(roleAttribute, options.filterRole));
     this.fixed = Buffer.concat(parts);
     this.quota = QUOTA[dialect];
   }
 
-  /** The attributes for a guest with `remainingOctets` of today's cap left (undefined: no cap). */
-  reply(remainingOctets: number | undefined): AcceptReply {
-    return new AcceptReply(this, remainingOctets);
+  /**
+   * The attributes for a guest with `remainingOctets` of today's cap left (undefined: no cap), and
+   * attributes of this guest's own, already encoded (a Passpoint login's Chargeable-User-Identity).
+   */
+  reply(remainingOctets: number | undefined, own?: Buffer): AcceptReply {
+    return new AcceptReply(this, remainingOctets, own);
   }
 }
 
@@ -155,13 +178,17 @@ export class AcceptReply {
     readonly template: AcceptTemplate,
     /** Octets left of today's cap, or undefined when the location has no daily cap. */
     readonly remainingOctets: number | undefined,
+    /** Encoded attributes of this reply alone, copied after the template's. */
+    readonly own?: Buffer,
   ) {}
 
   /** Writes the attributes into `into` at `off`; returns the end. Throws if they do not fit. */
   writeInto(into: Buffer, off: number): number {
     const { fixed, quota } = this.template;
-    if (off + fixed.length + 24 > into.length) throw new RangeError("reply attributes exceed the packet");
+    const ownLength = this.own?.length ?? 0;
+    if (off + fixed.length + ownLength + 24 > into.length) throw new RangeError("reply attributes exceed the packet");
     off += fixed.copy(into, off);
+    if (this.own) off += this.own.copy(into, off);
     if (quota && this.remainingOctets !== undefined) {
       const remaining = Math.max(0, Math.floor(this.remainingOctets));
       off = writeVendorInteger(into, off, quota.vendor, quota.octets, remaining % GIGAWORD);
@@ -198,7 +225,7 @@ export class AcceptTemplates {
     const { options } = nas;
     if (!options) return undefined;
     const grant = grantFor({ options, settings: { interimInterval: this.interimInterval } });
-    template = new AcceptTemplate(radiusDialectOf(nas.device.model_id), acceptOptionsOf(grant));
+    template = new AcceptTemplate(radiusDialectOf(nas.device.model_id), acceptOptionsOf(grant), filterRoleAttributeOf(nas.device.model_id));
     this.byNas.set(nas, template);
     return template;
   }

@@ -19,7 +19,7 @@ import type { DB } from "../db/database.js";
 import { toDbDatetime } from "../db/time.js";
 import { transaction } from "../db/transaction.js";
 import type { CoaOutcome, CoaReason, SessionControl } from "../modules/context.js";
-import { coaSupportOf, radiusDialectOf } from "../modules/devices/device-models.js";
+import { coaSupportOf, filterRoleAttributeOf, radiusDialectOf } from "../modules/devices/device-models.js";
 import { localDay } from "../modules/guests/local-day.js";
 import { COA_CODE, type CoaConnection, type SessionIdentity, identityAttributes, sendCoaOverConnection, sendCoaRequest } from "./coa-client.js";
 import { grantFor } from "../gateways/grant-policy.js";
@@ -206,7 +206,7 @@ export function createSessionControl(base: { db: DB; radsec?: RadsecRoutes }): S
           }
           // The same answer an Access-Accept would carry now (src/gateways/grant-policy.ts).
           const grant = grantFor({ options: { ...NO_NETWORK_OPTIONS, ...options }, usedToday: used, settings: { interimInterval: config.radius.interimInterval } });
-          const template = new AcceptTemplate(radiusDialectOf(row.model_id), acceptOptionsOf(grant));
+          const template = new AcceptTemplate(radiusDialectOf(row.model_id), acceptOptionsOf(grant), filterRoleAttributeOf(row.model_id));
           const remaining = row.guest_id === null ? undefined : grant.remainingBytes;
           if (remaining === 0) return disconnectRow(row, "daily-cap", config);
           const scratch = Buffer.alloc(1024);

@@ -4,21 +4,16 @@
  * what it already counted, so only the first packet of the day writes. Another instance sharing the
  * database counts on its own first packet; countVisit keeps that a no-op.
  */
-import { LRUCache } from "lru-cache";
-
 const MAX_ENTRIES = 200_000;
 
 export class VisitMemo {
   /**
-   * Forgetting the least recent is harmless: the next packet of that guest asks countVisit again.
-   * Made on first use: lru-cache allocates its bound up front, tens of ms of every start.
+   * In the order visits were counted: at the bound the oldest go (a day's first packets come in
+   * that order anyway). Forgetting one is harmless: the next packet of that guest asks countVisit
+   * again. A Map, not an LRU: it is asked on every packet, and lru-cache's bookkeeping on each
+   * look-up cost about 1 µs of an Accounting-Request (2 % of its CPU in the benchmark's profile).
    */
-  private memo: LRUCache<string, true> | undefined;
-
-  private get counted(): LRUCache<string, true> {
-    this.memo ??= new LRUCache<string, true>({ max: MAX_ENTRIES });
-    return this.memo;
-  }
+  private readonly counted = new Map<string, true>();
 
   private key(locationId: number, day: string, guestId: number): string {
     return `${locationId}|${day}|${guestId}`;
@@ -30,6 +25,9 @@ export class VisitMemo {
 
   /** Call once the visit is committed. */
   remember(locationId: number, day: string, guestId: number): void {
-    this.counted.set(this.key(locationId, day, guestId), true);
+    const key = this.key(locationId, day, guestId);
+    if (this.counted.has(key)) return;
+    if (this.counted.size >= MAX_ENTRIES) this.counted.delete(this.counted.keys().next().value as string);
+    this.counted.set(key, true);
   }
 }

@@ -57,11 +57,17 @@ export async function cliDatabase(dialect: Dialect): Promise<CliDatabase> {
   };
 }
 
-/** Resolves with the first match of `re` in the child's stdout; rejects on timeout or exit. */
-export function waitForLine(child: ChildProcess, re: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
+/**
+ * Resolves with the first match of `re` in the child's stdout; rejects on timeout or exit. On timeout
+ * the child is killed, so that a failed wait leaves no process holding the database for the next test.
+ */
+export function waitForLine(child: ChildProcess, re: RegExp, ms = 120_000): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     let seen = "";
-    const timer = setTimeout(() => reject(new Error(`no line matching ${re} in ${ms} ms; got:\n${seen}`)), ms);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no line matching ${re} in ${ms} ms; got:\n${seen}`));
+    }, ms);
     child.stdout!.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
       const m = seen.match(re);

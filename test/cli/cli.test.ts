@@ -108,10 +108,14 @@ for (const dialect of DIALECTS) {
         assert.equal(list.status, 200);
         assert.deepEqual(await list.json(), { status: "success", data: [] });
         const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-        const t0 = Date.now();
+        // No stopwatch: close-with-grace exits 0 only when stop() finished within the service's own
+        // 10 s limit; past it, it says "killed by timeout" and exits 1.
+        let output = "";
+        child.stdout!.on("data", (d) => (output += d));
+        child.stderr!.on("data", (d) => (output += d));
         child.kill("SIGTERM");
-        assert.equal(await exited, 0);
-        assert.ok(Date.now() - t0 < 5000, "took longer than 5 s to stop");
+        assert.equal(await exited, 0, output);
+        assert.doesNotMatch(output, /killed by timeout/);
       } finally {
         if (child.exitCode === null) child.kill("SIGKILL");
       }

@@ -237,8 +237,10 @@ for (const dialect of DIALECTS) {
       const write = await api(t, reader, "POST", "/api/create-or-update-location", locationParams({ location_name: "Reader wrote" }));
       assert.equal(write.statusCode, 400);
       assert.deepEqual(write.json().message, { identifier: ["This identifier is read-only."] });
+      // The API's access levels answer the console's own routes too.
       const rotate = await api(t, reader, "POST", "/console/api/rotate-identifier", { password: "reader-pass" });
-      assert.equal(rotate.statusCode, 403);
+      assert.equal(rotate.statusCode, 400);
+      assert.deepEqual(rotate.json().message, { identifier: ["This identifier is read-only."] });
     });
 
     it("ends a session at sign-out on every instance sharing the database", async () => {
@@ -431,7 +433,50 @@ for (const dialect of DIALECTS) {
       assert.equal(profile.statusCode, 200);
       assert.equal(profile.json().data.logins.length, 1);
       const theirs = await t.db.selectFrom("guests").select("id").where("account_id", "=", other.accountId).executeTakeFirstOrThrow();
-      assert.equal((await api(t, s, "GET", "/console/api/guest", { id: theirs.id })).statusCode, 404);
+      const refused = await api(t, s, "GET", "/console/api/guest", { id: theirs.id });
+      assert.deepEqual([refused.statusCode, refused.json().message], [400, { id: ["The selected id is invalid."] }]);
+    });
+
+    it("runs the console's own routes through the API's pipeline: session only, scope, ranges, audit", async () => {
+      const e = `pipeline-${dialect}-${Date.now()}@example.com`;
+      const acct = await createAccount(t.deps, e, PASSWORD);
+      const s = await signIn(t, e, PASSWORD);
+      const loc = async (name: string) => (await t.call("POST", "create-or-update-location", locationParams({ location_name: name }), { identifier: acct.identifier })).body.location_id as number;
+      const inside = await loc("Inside");
+      const outside = await loc("Outside");
+      // An identifier is the API's; the console's own routes take the session cookie only.
+      const byIdentifier = await t.app.inject({ method: "GET", url: "/console/api/me", headers: { identifier: acct.identifier } });
+      assert.deepEqual([byIdentifier.statusCode, byIdentifier.json().message], [401, { session: ["Sign in to the console first."] }]);
+
+      // A sub-user scoped to one location is refused the other exactly like another account's.
+      const subEmail = `scoped-${dialect}-${++n}-${Date.now()}@example.com`;
+      const made = await api(t, s, "POST", "/api/create-sub-user", subUserParams(inside, { email_address: subEmail, password: "scoped-pass-1", location_ids: String(inside) }));
+      assert.equal(made.statusCode, 200, made.body);
+      const sub = await signIn(t, subEmail, "scoped-pass-1");
+      const range = { from_date: "2026-01-01", to_date: "2026-01-07" };
+      assert.equal((await api(t, sub, "GET", "/console/api/overview", { location_id: inside, ...range })).statusCode, 200);
+      for (const [path, params] of [
+        ["/console/api/overview", { location_id: outside, ...range }],
+        ["/console/api/location-radius", { location_id: outside }],
+      ] as const) {
+        const refused = await api(t, sub, "GET", path, params);
+        assert.deepEqual([refused.statusCode, refused.json().message], [400, { location_id: ["The selected location_id is invalid."] }], path);
+      }
+      assert.equal((await api(t, sub, "GET", "/console/api/location-radius", { location_id: inside })).statusCode, 200);
+
+      // The overview's range: every failing parameter at once, in the API's sentences.
+      const longest = await api(t, s, "GET", "/console/api/overview", { location_id: 0, from_date: "2024-01-01", to_date: "2026-12-31" });
+      assert.equal(longest.statusCode, 200, longest.body);
+      assert.equal(longest.json().data.days.length, 1096);
+      const tooLong = await api(t, s, "GET", "/console/api/overview", { location_id: 0, from_date: "2024-01-01", to_date: "2027-01-01" });
+      assert.deepEqual([tooLong.statusCode, Object.keys(tooLong.json().message)], [400, ["to_date"]]);
+      const bad = await api(t, s, "GET", "/console/api/overview", { location_id: "x", from_date: "2026-02-30" });
+      assert.deepEqual(Object.keys(bad.json().message).sort(), ["from_date", "location_id", "to_date"]);
+
+      // A console write is audited by the pipeline, without the password that confirmed it.
+      assert.equal((await api(t, s, "POST", "/console/api/rotate-identifier", { password: PASSWORD })).statusCode, 200);
+      const entry = await t.db.selectFrom("audit_log").selectAll().where("account_id", "=", acct.accountId).where("action", "=", "rotate-identifier").executeTakeFirstOrThrow();
+      assert.deepEqual([entry.via, entry.actor_type, JSON.parse(entry.changes)], ["console", "owner", {}]);
     });
 
     it("serves the page shell with a strict CSP, and redirects / to /console", async () => {

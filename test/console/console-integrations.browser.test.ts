@@ -24,6 +24,7 @@ import { DESKTOP, PHONE, VIEWPORTS, axeProblems, enabledWrites, openPage, overfl
 import { DIALECTS } from "../helpers/db.js";
 import { freeTcpPort } from "../helpers/ports.js";
 import { subUserParams } from "../helpers/sub-users.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const ARTIFACTS = "test-artifacts/console";
 const PASSWORD = "owner password 123";
@@ -53,14 +54,6 @@ async function receiver(): Promise<{ url: string; got: Received[]; close(): Prom
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hook`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-async function waitFor(what: string, cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 for (const dialect of DIALECTS) {
@@ -176,7 +169,7 @@ for (const dialect of DIALECTS) {
       await box.uncheck();
       await page.click('button:text-is("Save locations")');
       await page.waitForFunction(() => document.querySelectorAll(".notice-ok").length > 0);
-      await waitFor("the location unassigned", async () => (await find(id)).location_ids.length === 0);
+      await waitUntil("the location unassigned", async () => (await find(id)).location_ids.length === 0);
       await api("POST", "location-assign-controller", { location_id: seedLocation, controller_id: seedController });
 
       await page.click('button:text-is("Delete controller")');
@@ -186,6 +179,25 @@ for (const dialect of DIALECTS) {
       await settled(page);
       assert.ok(!(await page.content()).includes("Harbour UniFi"));
       await shot(page, "owner-1280-controllers");
+      await page.close();
+    });
+
+    it("tests a controller's connection from its page and shows the last failure in words, with its time", async () => {
+      // Nothing listens on this port: the controller is unreachable at once (no timeout to wait for).
+      const closed = await freeTcpPort();
+      const cid = (await api("POST", "create-or-update-controller", { name: "Dock UniFi", type: "unifi", url: `https://127.0.0.1:${closed}`, username: "u", password: "p-pass" })).controller_id;
+      const page = await signedIn(browser, base, owner.email, PASSWORD);
+      await page.goto(`${base}/console/controllers/${cid}`);
+      await page.waitForSelector('h2:text-is("Connection")');
+      await page.waitForSelector("text=Not called yet.");
+      await page.click('button:text-is("Test connection")');
+      const notice = page.locator(".notice-error", { hasText: "Last failure at" });
+      await notice.waitFor();
+      assert.match((await notice.textContent()) ?? "", /^Last failure at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: Unreachable: ECONNREFUSED/);
+      const stored = ((await api("GET", "controller-list")).data as any[]).find((c) => c.id === cid);
+      assert.equal(stored.last_status, "unreachable");
+      assert.deepEqual(await axeProblems(page), [], "axe on a controller with its connection status");
+      await api("POST", "delete-controller", { controller_id: cid });
       await page.close();
     });
 
@@ -245,8 +257,8 @@ for (const dialect of DIALECTS) {
       await page.waitForFunction(() => document.querySelectorAll("tbody tr").length === 20);
 
       // The worker delivers them to the receiver, signed with the secret the page showed.
-      worker = startWebhookWorker(t.db, loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" }).webhooks, { info: () => {}, warn: () => {}, error: () => {} });
-      await waitFor("25 deliveries", async () => {
+      worker = startWebhookWorker(t.db, loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" }).webhooks, { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} });
+      await waitUntil("25 deliveries", async () => {
         const r = await api("GET", "webhook-delivery-list", { webhook_id: id, limit: 100 });
         return r.data.length === 25 && r.data.every((d: { status: string }) => d.status === "delivered");
       });
@@ -313,7 +325,8 @@ for (const dialect of DIALECTS) {
     it("lets the owner set retention on the Guests page, and refuses a value out of range beside its field", async () => {
       const page = await signedIn(browser, base, owner.email, PASSWORD, PHONE);
       await openPage(page, "Guests");
-      await page.waitForSelector("text=The service does not show the current period: saving one sets it.");
+      // The period in force is shown (0: off, a new account's default) before anything is saved.
+      await page.waitForSelector("text=retention is off; guests are kept until erased by hand.");
       await page.fill("#f-retention_days", "5000");
       await page.click('button:text-is("Save retention")');
       await page.waitForSelector("#f-retention_days-err");
@@ -322,7 +335,7 @@ for (const dialect of DIALECTS) {
       await page.fill("#f-retention_days", "400");
       await page.click('button:text-is("Save retention")');
       await page.waitForSelector("text=Retention has been successfully set.");
-      await page.waitForSelector("text=Guests not seen for 400 days are erased (saved in this session).");
+      await page.waitForSelector("text=guests not seen for 400 days are erased.");
       const saved = await t.db.selectFrom("accounts").select("retention_days").where("id", "=", owner.accountId).executeTakeFirstOrThrow();
       assert.equal(Number(saved.retention_days), 400);
       assert.deepEqual(await axeProblems(page), [], "axe on the Guests page with retention");

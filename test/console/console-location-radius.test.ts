@@ -26,7 +26,7 @@ async function signIn(t: TestApp, email: string, password: string): Promise<Sign
 }
 
 type Row = { name: string; value: number | string };
-type Group = { dialect: string; families: string[]; devices: number; attributes: Row[] };
+type Group = { dialect: string; families: string[]; devices: number; attributes: Row[]; filter_roles: { family: string; attribute: string; value: string }[] };
 
 for (const dialect of DIALECTS) {
   describe(`console: location RADIUS attributes and campaign preview (${dialect})`, () => {
@@ -124,6 +124,23 @@ for (const dialect of DIALECTS) {
         ],
       );
       assert.equal(table(shown[0])["Mikrotik-Rate-Limit"], "2048k/10M");
+      assert.deepEqual(
+        shown.map((g) => g.filter_roles),
+        [[], []],
+        "no role while the content filter is off",
+      );
+
+      // Content filter on: the families that take a role show it (MikroTik's address list); UniFi takes none.
+      const on = await t.call("POST", "set-session-and-bandwidth-info", { location_id: locationId, session_time_limit: 3600, content_filter: true }, { identifier });
+      assert.equal(on.statusCode, 200, JSON.stringify(on.body));
+      const filtered = await groups();
+      assert.deepEqual(
+        filtered.map((g) => [g.dialect, g.filter_roles]),
+        [
+          ["mikrotik", [{ family: "MikroTik RouterOS HotSpot", attribute: "Mikrotik-Address-List", value: "guestwifi-filtered" }]],
+          ["wispr", []],
+        ],
+      );
     });
 
     it("lets a read-only sub-user read it, and refuses another account's location, a bad id and no session", async () => {
@@ -139,10 +156,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(refused.json().message, { location_id: ["The selected location_id is invalid."] });
       // Their owner sees it: the refusal is about the account, not the id.
       assert.equal((await radius(await signIn(t, (await t.db.selectFrom("accounts").select("email").where("id", "=", other.accountId).executeTakeFirstOrThrow()).email!, PASSWORD), { location_id: String(theirs) })).statusCode, 200);
-      for (const bad of ["abc", "0", "-1", "99999999999", "1 OR 1=1", "1e3"]) {
+      for (const bad of ["0", "-1", "99999999999"]) {
         const res = await radius(owner, { location_id: bad });
         assert.equal(res.statusCode, 400, bad);
         assert.deepEqual(res.json().message, { location_id: ["The selected location_id is invalid."] }, bad);
+      }
+      for (const bad of ["abc", "1 OR 1=1", "1e3"]) {
+        const res = await radius(owner, { location_id: bad });
+        assert.equal(res.statusCode, 400, bad);
+        assert.deepEqual(res.json().message, { location_id: ["The location_id must be an integer."] }, bad);
       }
       const missing = await radius(owner, {});
       assert.deepEqual([missing.statusCode, missing.json().message], [400, { location_id: ["The location_id field is required."] }]);

@@ -13,6 +13,7 @@ import { setSessionAndBandwidth } from "../../src/modules/locations/locations.se
 import { enqueueEvent } from "../../src/modules/webhooks/webhook-events.js";
 import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
+import { waitUntil } from "../helpers/wait.js";
 
 for (const dialect of DIALECTS) {
   describe(`after-commit hooks (${dialect})`, () => {
@@ -39,7 +40,7 @@ for (const dialect of DIALECTS) {
         assert.equal(seen.length, 0, "not before the commit");
       });
       // Started before transaction() resolved; its read is under way or done.
-      await waitFor(() => seen.length === 1);
+      await waitUntil("the callback ran", () => seen.length === 1, 60_000, 1);
       assert.deepEqual(seen, ["After commit"]);
     });
 
@@ -148,10 +149,3 @@ for (const dialect of DIALECTS) {
   });
 }
 
-async function waitFor(done: () => boolean): Promise<void> {
-  const end = Date.now() + 5_000;
-  while (!done()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setImmediate(r));
-  }
-}

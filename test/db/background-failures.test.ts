@@ -9,15 +9,17 @@ import { backgroundFailures } from "../../src/db/background-failures.js";
 
 function recorder() {
   const lines: { level: string; obj: Record<string, unknown>; msg?: string }[] = [];
+  /** The debug lines (each further failure of a spell), apart: the rule is about what reaches the log at info. */
+  const retries: Record<string, unknown>[] = [];
   const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, obj: obj as Record<string, unknown>, msg });
-  return { lines, log: { info: at("info"), warn: at("warn"), error: at("error") } };
+  return { lines, retries, log: { debug: (obj: object) => retries.push(obj as Record<string, unknown>), info: at("info"), warn: at("warn"), error: at("error") } };
 }
 
 const busy = () => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
 
 describe("backgroundFailures", () => {
   it("logs a busy database once per spell, without a stack, and once when it works again", () => {
-    const { lines, log } = recorder();
+    const { lines, retries, log } = recorder();
     let now = 1_000_000;
     const f = backgroundFailures(log, "webhook delivery", () => now);
     for (let i = 0; i < 30; i++) {
@@ -28,6 +30,7 @@ describe("backgroundFailures", () => {
     assert.equal(lines[0].level, "warn");
     assert.deepEqual(lines[0].obj, { job: "webhook delivery", code: "SQLITE_BUSY", reason: "database is locked" });
     assert.match(lines[0].msg!, /^webhook delivery: the database is busy or unavailable; read again in 100 ms/);
+    assert.deepEqual(retries.map((r) => r.failedAttempts), Array.from({ length: 29 }, (_, i) => i + 2), "each further failure at debug, with the count");
     f.succeeded();
     f.succeeded();
     assert.equal(lines.length, 2);

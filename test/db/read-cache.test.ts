@@ -5,13 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { sql } from "kysely";
-import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import { CATALOGUE_CHANNEL } from "../../src/db/change-watch.js";
 import { catalogueListenerPid, changeGeneration, createDatabase } from "../../src/db/database.js";
 import { migrateToLatest } from "../../src/db/migrator.js";
 import { ReadCache } from "../../src/db/read-cache.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
 import { createRepositories } from "../../src/modules/context.js";
 import { createTestDb } from "../helpers/db.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const loc = (accountId: number, name: string) => ({
   account_id: accountId, name, address1: "a", town: "t", state: "s", zipcode: "z", country: "US",
@@ -37,7 +39,7 @@ describe("read cache of location rows (SQLite)", () => {
       const g = changeGeneration(a);
       await locationRepository.update(b, id, { name: "Other connection" });
       // Seen within OTHER_CONNECTION_POLL_MS: wait for that event rather than for a time.
-      await until(() => changeGeneration(a) !== g, "the other connection's write seen", 30_000);
+      await waitUntil("the other connection's write seen", () => changeGeneration(a) !== g, 30_000);
       assert.equal((await locationRepository.findOwned(a, accountId, [id]))[0].name, "Other connection");
       const other = await createAccount({ db: a, repos }, "cache2@example.com");
       assert.deepEqual(await locationRepository.findOwned(a, other.accountId, [id]), [], "never another account's row");
@@ -112,22 +114,13 @@ describe("read cache of location rows (SQLite)", () => {
     try {
       assert.equal(changeGeneration(pg.db), undefined);
       assert.equal(changeGeneration(pg.db, true), undefined, "not before its instance listens");
-      await until(() => changeGeneration(pg.db, true) !== undefined, "listening");
+      await waitUntil("listening", () => changeGeneration(pg.db, true) !== undefined);
       assert.equal(changeGeneration(pg.db), undefined, "other rows: still nothing");
     } finally {
       await pg.close();
     }
   });
 });
-
-async function until(ok: () => boolean | Promise<boolean>, what: string, ms = 3_000): Promise<number> {
-  const start = Date.now();
-  while (!(await ok())) {
-    if (Date.now() - start > ms) throw new Error(`not ${what} within ${ms} ms`);
-    await sleep(2);
-  }
-  return Date.now() - start;
-}
 
 describe("read cache of location rows on PostgreSQL, two instances", () => {
   it("serves B's rows from memory until A (or anyone) writes, and B sees A's write right after", async () => {
@@ -141,7 +134,7 @@ describe("read cache of location rows on PostgreSQL, two instances", () => {
       const { accountId } = await createAccount({ db: a, repos: reposA }, "pgcache@example.com");
       const id = await reposA.locations.insert(a, loc(accountId, "Before"));
       const nameOnB = async () => (await reposB.locations.findOwned(b, accountId, [id]))[0].name;
-      await until(() => changeGeneration(b, true) !== undefined, "B listening");
+      await waitUntil("B listening", () => changeGeneration(b, true) !== undefined);
       assert.equal(await nameOnB(), "Before");
       // A write that announces nothing (triggers off for this session) shows the row is B's memory.
       await sneak.transaction().execute(async (trx) => {
@@ -150,15 +143,30 @@ describe("read cache of location rows on PostgreSQL, two instances", () => {
       });
       assert.equal(await nameOnB(), "Before", "served from B's memory");
       // Marking an AP heard from (last_heard_at alone) announces nothing and drops nothing.
+      // Proven by what is announced, not by a pause: a listener of the test's own sees every
+      // announcement in commit order, so one sent after markHeard arrives after any markHeard caused.
       const kept = changeGeneration(b, true);
-      await reposA.devices.markHeard(a, 12345, "2026-01-01 00:00:00");
-      await sleep(50);
+      const heard: string[] = [];
+      const listener = new pg.Client({ connectionString: tdb.url });
+      await listener.connect();
+      try {
+        listener.on("notification", (n) => heard.push(String(n.payload)));
+        await listener.query(`LISTEN ${CATALOGUE_CHANNEL}`);
+        await reposA.devices.markHeard(a, 12345, "2026-01-01 00:00:00");
+        const marker = `marker-${randomBytes(4).toString("hex")}`;
+        await sql`select pg_notify(${CATALOGUE_CHANNEL}, ${marker})`.execute(a);
+        await waitUntil("the marker announced", () => heard.includes(marker));
+        // Other tests' schemas share the channel: only this schema's announcements count.
+        assert.deepEqual(heard.filter((p) => p === tdb.schema || p === marker), [marker], "markHeard announced nothing");
+      } finally {
+        await listener.end();
+      }
       assert.equal(changeGeneration(b, true), kept);
       // A's write: B drops its rows as soon as the commit's notification arrives.
       // (Waiting for the notification, an event, rather than asserting a time: a loaded machine delays it.)
       const told = changeGeneration(b, true);
       await reposA.locations.update(a, id, { name: "Written on A" });
-      await until(() => changeGeneration(b, true) !== told, "B told of A's write", 30_000);
+      await waitUntil("B told of A's write", () => changeGeneration(b, true) !== told, 30_000);
       assert.equal(await nameOnB(), "Written on A", "the first read once told");
       // B's own write is seen by B at once, with no notification needed.
       await reposB.locations.update(b, id, { name: "Written on B" });
@@ -167,10 +175,11 @@ describe("read cache of location rows on PostgreSQL, two instances", () => {
       const pid = catalogueListenerPid(b);
       assert.ok(pid);
       await sql`select pg_terminate_backend(${pid}::integer)`.execute(sneak);
-      await until(() => changeGeneration(b, true) === undefined, "B noticing the lost listener");
-      await until(() => changeGeneration(b, true) !== undefined, "B listening again");
+      // Polled often: the window before it listens again may be short.
+      await waitUntil("B noticing the lost listener", () => changeGeneration(b, true) === undefined, 60_000, 2);
+      await waitUntil("B listening again", () => changeGeneration(b, true) !== undefined);
       await reposA.locations.update(a, id, { name: "After reconnect" });
-      await until(async () => (await nameOnB()) === "After reconnect", "seen on B after reconnect", 30_000);
+      await waitUntil("seen on B after reconnect", async () => (await nameOnB()) === "After reconnect", 30_000);
     } finally {
       await b.destroy();
       await sneak.destroy();

@@ -31,8 +31,9 @@ for (const dialect of DIALECTS) {
         const seen = await t.db.selectFrom("accounts").select("email").where("id", "=", id).executeTakeFirstOrThrow();
         assert.equal(seen.email, "sibling@example.com");
         // The shared watch listens once asked; a catalogue write through either pool moves it on.
+        // Listening is an event (the LISTEN connection up): waited for, with room for a loaded machine.
         let before = changeGeneration(t.db, true);
-        for (let i = 0; before === undefined && i < 200; i++) {
+        for (const deadline = Date.now() + 30_000; before === undefined && Date.now() < deadline; ) {
           await new Promise((r) => setTimeout(r, 10));
           before = changeGeneration(t.db, true);
         }

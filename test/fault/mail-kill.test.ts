@@ -1,8 +1,9 @@
 /**
  * E-mail survives `kill -9`: the real service runs in its own process and sends test e-mails
  * (each acknowledged by the API only once its outbox row committed) to a real SMTP server
- * (aiosmtpd) that answers slowly, so that messages are in the middle of their SMTP exchange when
- * the process is killed with SIGKILL. After a restart on the same database every acknowledged
+ * (aiosmtpd) through a proxy that, once half the messages are acknowledged, stops passing bytes: the
+ * messages taken then stay in the middle of their SMTP exchange until the process is killed with
+ * SIGKILL, whatever the machine's speed. After a restart on the same database every acknowledged
  * message reaches the server: none lost; a message sent twice is only one that was mid-flight at
  * the kill (at least once), and its copies carry the same Message-ID.
  */
@@ -13,10 +14,11 @@ import { type CliDatabase, cliDatabase } from "../cli/cli-db.js";
 import { DIALECTS } from "../helpers/db.js";
 import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
 import { type SmtpServer, startSmtpServer } from "../helpers/smtp-server.js";
+import { type SilentProxy, startProxy } from "../helpers/tcp-proxy.js";
 import { apiCall, apiPost } from "./service-probes.js";
 
-const LOAD_MS = 2000;
-const PACE_MS = 15;
+/** Messages acknowledged before the kill; the SMTP path goes silent at the half. */
+const MESSAGES = 120;
 
 for (const dialect of DIALECTS) {
   describe(`e-mail across kill -9 (${dialect})`, () => {
@@ -24,7 +26,9 @@ for (const dialect of DIALECTS) {
     let again: ServiceProcess | undefined;
     let t: CliDatabase | undefined;
     let smtp: SmtpServer | undefined;
+    let proxy: SilentProxy | undefined;
     after(async () => {
+      await proxy?.close();
       svc?.child.kill("SIGKILL");
       await again?.stop();
       await smtp?.stop();
@@ -32,16 +36,19 @@ for (const dialect of DIALECTS) {
     });
 
     it("sends every acknowledged message after a kill mid-send and a restart, twice only what was in flight", { timeout: 180_000 }, async () => {
-      smtp = await startSmtpServer({ delayMs: 60 });
+      smtp = await startSmtpServer();
+      proxy = await startProxy(smtp.port);
+      const path = proxy;
       t = await cliDatabase(dialect);
       const env = {
         DATABASE_URL: t.url,
         LOG_LEVEL: "warn",
         API_RATE_LIMIT_PER_MINUTE: "0",
-        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        SMTP_URL: `smtp://127.0.0.1:${proxy.port}`,
         MAIL_FROM: "wifi@example.com",
         MAIL_RATE_PER_MINUTE: "100000",
-        MESSAGE_TIMEOUT_MS: "3000",
+        // A stalled exchange holds its lease this long: the kill comes well inside it.
+        MESSAGE_TIMEOUT_MS: "10000",
         MESSAGE_RETRY_BASE_MS: "100",
         MESSAGE_POLL_MS: "50",
         MESSAGE_SCHEDULE_INTERVAL_MS: "0",
@@ -52,27 +59,28 @@ for (const dialect of DIALECTS) {
       const s = svc;
       const tag = randomBytes(3).toString("hex");
       const acked: string[] = [];
-      let writing = true;
       let seq = 0;
       const loop = async () => {
-        while (writing) {
+        while (seq < MESSAGES) {
           const to = `k${tag}-${++seq}@example.net`;
           const r = await apiPost(s, "send-test-email", { to }).catch(() => undefined);
           if (r?.status === 200) acked.push(to);
-          await new Promise((res) => setTimeout(res, PACE_MS));
+          // From the half on, the SMTP path is silent: the messages taken then hang mid-exchange.
+          if (seq >= MESSAGES / 2) path.silence();
         }
       };
-      const loops = [loop(), loop(), loop()];
-      await new Promise((r) => setTimeout(r, LOAD_MS));
+      await Promise.all([loop(), loop(), loop()]);
       const db = t.db();
-      // Killed while a message holds its lease: it is in the middle of being sent.
+      // Killed while a message holds its lease: it is in the middle of being sent (the path is
+      // silent, so it stays there until its 10 s timeout; this finds it at once).
       const inFlight = async () =>
         (await db.selectFrom("messages").select("id").where("status", "=", "pending").where("lease_until_ms", ">", Date.now()).execute()).length;
-      const deadline = Date.now() + 10_000;
-      while ((await inFlight()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const deadline = Date.now() + 30_000;
+      while ((await inFlight()) === 0) {
+        assert.ok(Date.now() < deadline, "no message was taken within 30 s of the SMTP path going silent");
+        await new Promise((r) => setTimeout(r, 5));
+      }
       s.child.kill("SIGKILL");
-      writing = false;
-      await Promise.allSettled(loops);
       await new Promise<void>((resolve) => (s.exited() !== undefined ? resolve() : s.child.once("exit", () => resolve())));
       assert.equal(s.exited(), "SIGKILL");
       const cutOff = await db.selectFrom("messages").select("id").where("status", "=", "pending").where("attempts", ">", 0).execute();
@@ -82,6 +90,7 @@ for (const dialect of DIALECTS) {
       const stored = await db.selectFrom("messages").select("recipient").where("recipient", "in", acked).execute();
       assert.equal(stored.length, acked.length, "every acknowledged message is in the outbox");
 
+      path.resume();
       again = await startServiceProcess(env, undefined, { firstStart: false });
       const end = Date.now() + 90_000;
       let got = await smtp.received();

@@ -1,15 +1,21 @@
 /**
  * A PostgreSQL restart (a private server: never the shared one) while the service is idle and while
  * it is under load: the service's process survives, logs the lost connections, and serves HTTP and
- * RADIUS again within 5 s of the database being back, without anyone restarting it.
+ * RADIUS again once the database is back (within 5 s on an idle machine; the time is printed), without
+ * anyone restarting it.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type PrivatePostgres, startPrivatePostgres } from "../helpers/private-postgres.js";
 import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
-import { apiCall, probe, radiusAnswers, registerDevice, serves, timeUntilServing } from "./service-probes.js";
+import { apiCall, probe, radiusAnswers, registerDevice, timeUntilServing } from "./service-probes.js";
+import { waitUntil } from "../helpers/wait.js";
 
-const RECOVERY_LIMIT_MS = 5_000;
+/**
+ * A bound for the test, not the figure: recovery takes well under 5 s on an idle machine (printed
+ * below), but a wall-clock limit that tight failed at a load of 50 on two cores (issue 22 point 9).
+ */
+const RECOVERY_LIMIT_MS = 60_000;
 
 describe("a PostgreSQL restart (private server)", () => {
   let pg: PrivatePostgres;
@@ -25,20 +31,19 @@ describe("a PostgreSQL restart (private server)", () => {
     await pg?.destroy();
   });
 
-  it("while idle: the process survives and serves again within 5 s", async () => {
+  it("while idle: the process survives and serves again without a restart", async () => {
     // Fill the pool with idle connections for PostgreSQL to terminate.
     await Promise.all(Array.from({ length: 8 }, () => apiCall(svc, "location-list")));
-    assert.equal(await serves(svc, ap), true, "serving before the restart");
+    await timeUntilServing(svc, ap, 60_000); // serving before the restart
     await pg.restart();
-    await new Promise((r) => setTimeout(r, 500));
-    assert.equal(svc.exited(), undefined, `the process is still running:\n${svc.output().slice(-3000)}`);
+    // Survival is proven by serving again: timeUntilServing fails at once if the process exits.
     const ms = await timeUntilServing(svc, ap, RECOVERY_LIMIT_MS);
+    assert.equal(svc.exited(), undefined, `the process is still running:\n${svc.output().slice(-3000)}`);
     console.log(`recovered ${ms} ms after an idle restart`);
-    assert.ok(ms <= RECOVERY_LIMIT_MS);
     assert.match(svc.output(), /database connection/i, "the lost connections were logged");
   });
 
-  it("under load: the process survives, every request ends, and it serves again within 5 s", async () => {
+  it("under load: the process survives, every request ends, and it serves again without a restart", async () => {
     let running = true;
     const statuses = new Map<number, number>();
     const worker = async () => {
@@ -49,9 +54,11 @@ describe("a PostgreSQL restart (private server)", () => {
       }
     };
     const workers = Array.from({ length: 6 }, worker);
-    await new Promise((r) => setTimeout(r, 500));
+    const answered = (pred: (status: number) => boolean) => [...statuses].filter(([status]) => pred(status)).reduce((n, [, c]) => n + c, 0);
+    // Under load first (some answers in), then down until the service has felt it (an answer 503), then back.
+    await waitUntil("20 answers before the stop", () => answered((x) => x === 200) >= 20);
     await pg.stop();
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitUntil("a 503 while the database is down", () => answered((x) => x !== 200) >= 1);
     await pg.start();
     const ms = await timeUntilServing(svc, ap, RECOVERY_LIMIT_MS);
     console.log(`recovered ${ms} ms after a restart under load; HTTP statuses during the run: ${JSON.stringify([...statuses])}`);

@@ -91,11 +91,11 @@ describe("REDIS_URL at a socket that accepts and never answers", () => {
     silent = await startSilentSocket();
     // The same start without Redis, on this machine now: what the silent socket must not add to.
     let t0 = Date.now();
-    const baseline = await startServiceProcess({ ...baselineDb.env, LOG_LEVEL: "warn" }, 60_000);
+    const baseline = await startServiceProcess({ ...baselineDb.env, LOG_LEVEL: "warn" }, 120_000);
     baselineMs = Date.now() - t0;
     await baseline.stop();
     t0 = Date.now();
-    svc = await startServiceProcess({ ...db.env, REDIS_URL: silent.url, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "warn" }, 60_000);
+    svc = await startServiceProcess({ ...db.env, REDIS_URL: silent.url, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "warn" }, 120_000);
     startMs = Date.now() - t0;
   });
   after(async () => {
@@ -129,7 +129,7 @@ describe("redis-server stopped (SIGSTOP) under a running service", () => {
   const db = databaseFile();
   before(async () => {
     redis = await startRedisServer();
-    svc = await startServiceProcess({ ...db.env, REDIS_URL: redis.url, REDIS_PREFIX: prefix, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "info", LOG_REQUESTS: "false" }, 60_000);
+    svc = await startServiceProcess({ ...db.env, REDIS_URL: redis.url, REDIS_PREFIX: prefix, API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "info", LOG_REQUESTS: "false" }, 120_000);
     await untilRedis(svc, "ok");
   });
   after(async () => {

@@ -1,6 +1,7 @@
 /** What "the service serves" means in the fault tests: HTTP through the database, and RADIUS. */
 import { randomBytes } from "node:crypto";
-import { rawExchange } from "../radius/radclient.js";
+import { openPeer, rawExchange } from "../radius/radclient.js";
+import { countsAt } from "../radius/radius-counts.js";
 import { accountingRequestBytes } from "../radius/raw-packets.js";
 import type { ServiceProcess } from "../helpers/service-process.js";
 
@@ -58,6 +59,34 @@ export async function radiusAnswers(svc: ServiceProcess, ap: { mac: string; secr
   ]);
   const answers = await rawExchange(svc.acctPort, [packet], 1, waitMs);
   return answers.length === 1 && answers[0][0] === 5;
+}
+
+/**
+ * An Accounting-Request with a new session that the service fails (its database away), proven by
+ * its own count of failed requests rather than by a silence: a request counted as failed is never
+ * answered. Returns the answers that came meanwhile (none expected).
+ */
+export async function radiusFails(svc: ServiceProcess, ap: { mac: string; secret: string }, limitMs = 30_000): Promise<Buffer[]> {
+  const counts = countsAt(`${svc.httpUrl}/metrics`);
+  const before = (await counts("accounting")).error;
+  const packet = accountingRequestBytes(ap.secret, sessionSeq % 256, [
+    ["Acct-Status-Type", "Start"],
+    ["Acct-Session-Id", `fault-${process.pid}-${++sessionSeq}`],
+    ["NAS-Identifier", ap.mac.replaceAll(":", "-")],
+  ]);
+  const peer = await openPeer();
+  try {
+    // Answers arriving later still land in this array.
+    const answers = await peer.exchange(svc.acctPort, [packet], 0, 0);
+    const deadline = Date.now() + limitMs;
+    while ((await counts("accounting")).error === before) {
+      if (Date.now() > deadline) throw new Error(`the RADIUS request was not counted as failed within ${limitMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return answers;
+  } finally {
+    await peer.close();
+  }
 }
 
 /** HTTP (health and an API read) and RADIUS all answer successfully. */

@@ -1,7 +1,8 @@
 /**
  * Webhooks survive `kill -9`: the real service runs in its own process and queues session.start
- * events (RADIUS Accounting-Requests over UDP) to a local receiver that answers slowly, so that
- * deliveries are in flight when the process is killed with SIGKILL. After a restart on the same
+ * events (RADIUS Accounting-Requests over UDP) to a local receiver; once half the Starts are in, the
+ * receiver stops answering, so that a delivery is in flight (its request held open) when the process
+ * is killed with SIGKILL: no timing decides it. After a restart on the same
  * database every event of an acknowledged Start reaches the receiver (at least once: a delivery
  * cut off mid-flight is sent again with the same webhook-id), first receipts in order.
  */
@@ -17,9 +18,27 @@ import { rawExchange } from "../radius/radclient.js";
 import { accountingRequestBytes } from "../radius/raw-packets.js";
 import { apiCall, apiPost, registerDevice } from "./service-probes.js";
 
-const LOAD_MS = 2000;
-/** Pause between one loop's Starts: three loops send at most about 400 in LOAD_MS. */
-const PACE_MS = 15;
+/** Starts acknowledged before the kill: the receiver holds its requests from the half on. */
+const STARTS = 120;
+
+/** Resolves when `cond` holds, checked at each `signal` call; fails after `ms`. */
+function condition(what: string, ms: number) {
+  let check: () => void = () => {};
+  return {
+    signal: () => check(),
+    until: (cond: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+        check = () => {
+          if (cond()) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        check();
+      }),
+  };
+}
 
 for (const dialect of DIALECTS) {
   describe(`webhooks across kill -9 (${dialect})`, () => {
@@ -37,19 +56,25 @@ for (const dialect of DIALECTS) {
 
     it("delivers every queued event after a kill mid-delivery and a restart", { timeout: 120_000 }, async () => {
       const got: { id: string; sessionId: number }[] = [];
-      let open = 0;
+      let hold = false;
+      let held = 0;
+      const heldOne = condition("a delivery held open", 60_000);
+      const received = condition("every acknowledged Start delivered", 120_000);
       server = createServer((req, res) => {
-        open++;
         let body = "";
         req.on("data", (c) => {
           body += c;
         });
         req.on("end", () => {
-          setTimeout(() => {
-            got.push({ id: String(req.headers["webhook-id"]), sessionId: JSON.parse(body).data.session_id });
-            open--;
-            res.writeHead(200).end();
-          }, 40);
+          if (hold) {
+            // Never answered: the killed process has this delivery in flight.
+            held++;
+            heldOne.signal();
+            return;
+          }
+          got.push({ id: String(req.headers["webhook-id"]), sessionId: JSON.parse(body).data.session_id });
+          res.writeHead(200).end();
+          received.signal();
         });
       });
       await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
@@ -73,11 +98,10 @@ for (const dialect of DIALECTS) {
       const ap = await registerDevice(s);
 
       const acked: string[] = [];
-      let writing = true;
       const tag = randomBytes(3).toString("hex");
       let seq = 0;
       const loop = async () => {
-        while (writing) {
+        while (seq < STARTS) {
           const id = `wh-${tag}-${++seq}`;
           const start = accountingRequestBytes(ap.secret, seq % 256, [
             ["Acct-Status-Type", "Start"],
@@ -85,21 +109,14 @@ for (const dialect of DIALECTS) {
             ["NAS-Identifier", ap.mac.replaceAll(":", "-")],
           ]);
           if ((await rawExchange(s.acctPort, [start], 1, 3000)).length === 1) acked.push(id);
-          // Paced: each webhook delivers one event at a time, so the catch-up after the restart
-          // must stay well inside the wait below on a fast machine too (unpaced, an idle machine
-          // queued 1,800 Starts, more than a minute of deliveries).
-          await new Promise((r) => setTimeout(r, PACE_MS));
+          // From the half on, deliveries are held open: those Starts queue behind the held one.
+          if (seq >= STARTS / 2) hold = true;
         }
       };
-      const loops = [loop(), loop(), loop()];
-      await new Promise((r) => setTimeout(r, LOAD_MS));
+      await Promise.all([loop(), loop(), loop()]);
       // Killed while the receiver holds a request open: a delivery is mid-flight.
-      const deadline = Date.now() + 5000;
-      while (open === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-      assert.ok(open > 0, "a delivery was in flight at the kill");
+      await heldOne.until(() => held > 0);
       s.child.kill("SIGKILL");
-      writing = false;
-      await Promise.allSettled(loops);
       await new Promise<void>((resolve) => (s.exited() !== undefined ? resolve() : s.child.once("exit", () => resolve())));
       assert.equal(s.exited(), "SIGKILL");
       const receivedBeforeRestart = got.length;
@@ -113,14 +130,11 @@ for (const dialect of DIALECTS) {
 
       again = await startServiceProcess(env, undefined, { firstStart: false });
       const want = new Set(sessions.map((x) => Number(x.id)));
-      const end = Date.now() + 60_000;
-      while ([...want].some((id) => !got.some((g) => g.sessionId === id))) {
-        if (Date.now() > end) {
-          const missing = [...want].filter((id) => !got.some((g) => g.sessionId === id));
-          assert.fail(`session.start never delivered for ${missing.length} sessions: ${missing.slice(0, 10)}`);
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      hold = false;
+      const missing = () => [...want].filter((id) => !got.some((g) => g.sessionId === id));
+      await received.until(() => missing().length === 0).catch((err) => {
+        assert.fail(`${err.message}: session.start never delivered for ${missing().length} sessions: ${missing().slice(0, 10)}`);
+      });
       const firsts: number[] = [];
       const seen = new Set<string>();
       for (const g of got) {

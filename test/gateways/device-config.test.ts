@@ -11,7 +11,9 @@ import { configKey, isLoopbackUrl } from "../../src/gateways/device-config.js";
 import { DIALECTS } from "../helpers/db.js";
 import { makeSubUser } from "../helpers/sub-users.js";
 import { radclient } from "../radius/radclient.js";
-import { type RadiusEnv, createRadiusEnv, makeDevice, makeLocation, papRequest, randomMac } from "../radius/radius-fixtures.js";
+import { type RadiusEnv, createRadiusEnv, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "../radius/radius-fixtures.js";
+import { countsOf, radclientCounted } from "../radius/radius-counts.js";
+import { issueCredential } from "../../src/radius/portal-credentials.js";
 
 /** Two free UDP ports on loopback (bound, then released) for RADIUS authentication and accounting. */
 async function freePorts(): Promise<[number, number]> {
@@ -97,7 +99,42 @@ for (const dialect of DIALECTS) {
       // The values in the file are the ones RADIUS accepts: an answer with its secret and port, none with another.
       const request = papRequest(d.mac, randomMac(), "nobody", "nothing");
       assert.equal((await radclient(Number(radius["authentication-port"]), "auth", radius.secret, request)).code, "Access-Reject", "answered: the secret is right");
-      assert.equal((await radclient(Number(radius["authentication-port"]), "auth", `${radius.secret}x`, request, 1)).code, undefined, "another secret is dropped");
+      const other = await radclientCounted(countsOf(t.radiusMetrics), Number(radius["authentication-port"]), "auth", `${radius.secret}x`, request);
+      assert.deepEqual([other.code, other.counted], [undefined, { drop: 1, error: 0, other: 0 }], "another secret is dropped (as the server counts it, not waited out)");
+    });
+
+    it("content filter on: RADIUS puts a MikroTik guest in the address list whose DNS rules the script writes", async () => {
+      const d = await device("mikrotik-hap-ac2", { ...OPTIONS, content_filter: "1" });
+      const file = (await t.call("GET", "get-device-config", { device_id: d.id })).body.data;
+      const lines: string[] = file.content.split("\n");
+      const nat = lines.filter((l) => l.startsWith("/ip firewall nat add")).map(rosArgs);
+      assert.deepEqual(
+        nat.map((n) => [n["src-address-list"], n.hotspot, n.protocol, n["dst-port"], n["to-addresses"]]),
+        [["guestwifi-filtered", undefined, "udp", "53", "1.1.1.3"], ["guestwifi-filtered", undefined, "tcp", "53", "1.1.1.3"]],
+        "the filtered guests' DNS goes to the filtering resolver",
+      );
+      const dot = lines.filter((l) => l.startsWith("/ip firewall filter add") && l.includes("dst-port=853")).map(rosArgs);
+      assert.deepEqual(dot.map((f) => [f["src-address-list"], f.action]), [["guestwifi-filtered", "reject"]], "DNS over TLS refused to them");
+
+      // A guest's Access-Accept from this router names the same list.
+      const radius = rosArgs(lines.find((l) => l.startsWith("/radius add "))!);
+      const client = randomMac();
+      const guestId = await makeGuest(t, d.locationId, client);
+      const cred = await issueCredential(t.deps, { guestId, locationId: d.locationId, deviceId: d.id, clientMac: client, ttlSeconds: 60 });
+      const accept = await radclient(Number(radius["authentication-port"]), "auth", radius.secret, [
+        `User-Name = "${cred.username}"`,
+        `User-Password = "${cred.password}"`,
+        `NAS-Identifier = "${d.mac}"`,
+        `Calling-Station-Id = "${client}"`,
+        "Message-Authenticator = 0x00",
+      ]);
+      assert.equal(accept.code, "Access-Accept", accept.output);
+      assert.equal(accept.attributes["Mikrotik-Address-List"], nat[0]["src-address-list"]);
+
+      // Filter off: no role in the answer, and the location's own DNS for every guest.
+      await t.call("POST", "set-session-and-bandwidth-info", { location_id: d.locationId, ...OPTIONS, content_filter: "0" });
+      const off = (await t.call("GET", "get-device-config", { device_id: d.id })).body.data.content as string;
+      assert.doesNotMatch(off, /guestwifi-filtered/);
     });
 
     it("writes openNDS's uci batch: FAS level 3 at the location's page, faskey, walled garden, blocklist and DNS", async () => {

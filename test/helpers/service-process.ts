@@ -25,7 +25,7 @@ export interface ServiceProcess {
 }
 
 /** `firstStart: false` for a database that already has its account (nothing is printed then). */
-export async function startServiceProcess(env: Record<string, string>, startTimeoutMs = 60_000, { firstStart = true } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(env: Record<string, string>, startTimeoutMs = 120_000, { firstStart = true } = {}): Promise<ServiceProcess> {
   const port = await freeTcpPort();
   const authPort = await freeUdpPort();
   const acctPort = await freeUdpPort();

@@ -38,7 +38,7 @@ export interface SmtpServer {
   port: number;
   /** The certificate (PEM) of a TLS server, for SMTP_CA_FILE. */
   caFile?: string;
-  /** Messages received so far, oldest first (by file name order of arrival is not kept: sorted by Date then name). */
+  /** Messages received so far, in the order they arrived (smtp_server.py numbers the files). */
   received(): Promise<Received[]>;
   /** Waits until `n` messages are there (or fails after `timeoutMs`). */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;

@@ -7,6 +7,7 @@ Prints "ready <port>" once it listens; stops on SIGTERM.
 """
 import argparse
 import asyncio
+import os
 import signal
 import ssl
 import sys
@@ -19,9 +20,22 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 class TestMailbox(Mailbox):
     def __init__(self, maildir, delay, fail_first, reject):
         super().__init__(maildir)
+        self.path = maildir
+        self.seq = 0
         self.delay = delay
         self.fail_first = fail_first
         self.reject = set(reject)
+
+    def handle_message(self, message):
+        # Python's Maildir names files by second and unpadded microseconds, which do not sort in the
+        # order of arrival; the tests read "what came after the first N", so names here are a
+        # zero-padded sequence number. Written in tmp/ and renamed, so a reader never sees half.
+        self.seq += 1
+        name = "%08d.%d" % (self.seq, os.getpid())
+        tmp = os.path.join(self.path, "tmp", name)
+        with open(tmp, "wb") as f:
+            f.write(message.as_bytes())
+        os.rename(tmp, os.path.join(self.path, "new", name))
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.reject:

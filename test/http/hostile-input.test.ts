@@ -102,6 +102,8 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
   const voucher = (await t.call("GET", "voucher-list", { batch_id: batch })).body.data[0].voucher_id;
   const automationParams = { trigger: "welcome", channel: "email", location_ids: String(location) };
   const automation = (await t.call("POST", "create-or-update-automation", automationParams)).body.automation_id;
+  const passpointParams = { location_ids: String(location), ssid: "Cafe Secure", domain: "wifi.cafe.example", realm: "cafe.example", roaming_consortium: "5A03BA0000" };
+  const passpoint = (await t.call("POST", "create-or-update-passpoint", passpointParams)).body.passpoint_id;
   return {
     "/api/create-or-update-location": () => locationParams(),
     "/api/get-location": () => ({ location_ids: location }),
@@ -149,6 +151,13 @@ async function validBases(t: TestApp): Promise<Record<string, () => Record<strin
     "/api/export-social-user": () => ({ user_id: guestId }),
     "/api/erase-social-user": () => ({ user_id: erasable }),
     "/api/set-account-retention": () => ({ retention_days: "0" }),
+    "/api/get-account-retention": () => ({}),
+    "/api/test-controller": () => ({ controller_id: controller }),
+    "/api/create-or-update-passpoint": () => ({ ...passpointParams, passpoint_id: passpoint }),
+    "/api/passpoint-list": () => ({}),
+    "/api/delete-passpoint": () => ({ passpoint_id: passpoint }),
+    "/api/passpoint-credential-list": () => ({ user_id: guestId }),
+    "/api/revoke-passpoint-credential": () => ({ user_id: guestId }),
     "/api/create-or-update-webhook": () => webhookParams,
     "/api/webhook-list": () => ({}),
     "/api/delete-webhook": () => ({ webhook_id: webhook }),
@@ -189,7 +198,7 @@ for (const dialect of DIALECTS) {
       const bases = await validBases(t);
       for (const route of routes) {
         assert.ok(bases[route.path], `no valid parameters for ${route.path}: add them to validBases`);
-        if (["/api/delete-location", "/api/delete-campaign", "/api/delete-controller", "/api/delete-webhook", "/api/erase-social-user", "/api/delete-automation"].includes(route.path)) continue;
+        if (["/api/delete-location", "/api/delete-campaign", "/api/delete-controller", "/api/delete-webhook", "/api/erase-social-user", "/api/delete-automation", "/api/delete-passpoint"].includes(route.path)) continue;
         const res = await t.app.inject({ method: route.method, url: `${route.path}?${new URLSearchParams(strings(bases[route.path]()))}`, headers: { identifier: t.identifier } });
         assert.equal(res.statusCode, 200, `${route.method} ${route.path}: ${res.body.slice(0, 300)}`);
       }

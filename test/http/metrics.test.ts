@@ -15,6 +15,7 @@ import { type TestApp, createTestApp, locationParams, testAppOf } from "../helpe
 import { DIALECTS, type TestDb, createTestDb } from "../helpers/db.js";
 import { PortalClient, coovaUrl, makeWorld, stateOf } from "../portal/portal-world.js";
 import { radclient } from "../radius/radclient.js";
+import { countsAt, radclientCounted } from "../radius/radius-counts.js";
 
 /** The value of one sample line (`name{labels} value`), or undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -92,8 +93,9 @@ for (const dialect of DIALECTS) {
       // The same credential again: used once already.
       const again = await radclient(service.radius!.authPort, "auth", apSecret, request(username, cred.password));
       assert.equal(again.code, "Access-Reject");
-      const wrongSecret = await radclient(service.radius!.authPort, "auth", "not-the-secret-at-all", request(username, cred.password), 1);
-      assert.equal(wrongSecret.code, undefined, "dropped");
+      // Dropped, as the service counts it (not waited out): radclient stops once it is counted.
+      const wrongSecret = await radclientCounted(countsAt(`${base}/metrics`), service.radius!.authPort, "auth", "not-the-secret-at-all", request(username, cred.password));
+      assert.deepEqual([wrongSecret.code, wrongSecret.counted], [undefined, { drop: 1, error: 0, other: 0 }], "dropped");
       const acct = await radclient(service.radius!.acctPort, "acct", apSecret, ["Acct-Status-Type = Start", 'Acct-Session-Id = "m-1"', `User-Name = "${username}"`, `Called-Station-Id = "${dashed(w.apMac)}"`]);
       assert.equal(acct.code, "Accounting-Response", acct.output);
 

@@ -80,20 +80,26 @@ if (DIALECTS.includes("postgres")) {
     it("starts a key's window at its first hit and a new one once it has ended", async () => {
       const t = await createTestApp("postgres");
       try {
-        const store = new PostgresRateLimitStore(t.db);
+        // The store's clock is the test's: the window ends when the test moves it, not after a sleep.
+        let clock = 1_000_000;
+        const store = new PostgresRateLimitStore(t.db, "", () => clock);
         const incr = (key: string, windowMs: number) =>
           new Promise<{ current: number; ttl: number }>((resolve, reject) =>
             store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, 10),
           );
         const first = await incr("k", 400);
         assert.equal(first.current, 1);
-        assert.ok(first.ttl > 300 && first.ttl <= 400, `a whole window from the first hit: ${first.ttl} ms`);
-        assert.equal((await incr("k", 400)).current, 2);
+        assert.equal(first.ttl, 400, "a whole window from the first hit");
+        clock += 100;
+        const second = await incr("k", 400);
+        assert.deepEqual([second.current, second.ttl], [2, 300], "the same window, 100 ms on");
         assert.equal((await incr("other", 400)).current, 1, "keys count apart");
-        await new Promise((r) => setTimeout(r, 450));
+        clock += 299;
+        assert.equal((await incr("k", 400)).current, 3, "the window's last millisecond still counts in it");
+        clock += 1;
         const next = await incr("k", 400);
         assert.equal(next.current, 1, "the window ended: a new one starts");
-        assert.ok(next.ttl > 300, `${next.ttl} ms`);
+        assert.equal(next.ttl, 400);
       } finally {
         await t.close();
       }

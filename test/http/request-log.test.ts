@@ -18,20 +18,50 @@ interface Line {
   responseTime?: number;
 }
 
-async function serve(logRequests: string): Promise<{ service: RunningService; tdb: TestDb; t: TestApp; lines: Line[]; base: string }> {
+interface Served {
+  service: RunningService;
+  tdb: TestDb;
+  t: TestApp;
+  lines: Line[];
+  base: string;
+  /** Resolves when `cond` holds of the lines, checked at each new line; fails after 10 s. */
+  untilLines(what: string, cond: (lines: Line[]) => boolean): Promise<void>;
+}
+
+async function serve(logRequests: string): Promise<Served> {
   const tdb = await createTestDb("sqlite");
   const config = loadConfig({
     DATABASE_URL: tdb.url, HOST: "127.0.0.1", PORT: "0", RADIUS_ENABLED: "false", LOG_LEVEL: "info", LOG_REQUESTS: logRequests,
   });
   const lines: Line[] = [];
-  const service = await startService(config, { logger: { level: "info", stream: { write: (line: string) => void lines.push(JSON.parse(line)) } } });
+  const waiters = new Set<() => void>();
+  const write = (line: string) => {
+    lines.push(JSON.parse(line));
+    for (const w of waiters) w();
+  };
+  const untilLines = (what: string, cond: (l: Line[]) => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!cond(lines)) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no ${what} in 10 s: ${JSON.stringify(lines.slice(-5))}`));
+      }, 10_000);
+      waiters.add(check);
+      check();
+    });
+  const service = await startService(config, { logger: { level: "info", stream: { write } } });
   const t = await testAppOf({ ...tdb, db: service.db }, service.app, config);
-  return { service, tdb, t, lines, base: `http://127.0.0.1:${service.httpPort}` };
+  return { service, tdb, t, lines, base: `http://127.0.0.1:${service.httpPort}`, untilLines };
 }
 
 describe("access log", () => {
   describe("LOG_REQUESTS unset", () => {
-    let s: Awaited<ReturnType<typeof serve>>;
+    let s: Served;
     before(async () => {
       s = await serve("");
     });
@@ -46,7 +76,7 @@ describe("access log", () => {
       assert.equal(res.status, 200);
       assert.equal((await fetch(`${s.base}/no/such/page?password=hunter2`)).status, 404);
       // The line is written when the answer has gone: wait for it.
-      for (let i = 0; i < 50 && s.lines.length < before + 2; i++) await new Promise((r) => setTimeout(r, 20));
+      await s.untilLines("two request lines", (l) => l.slice(before).filter((x) => x.msg === "request completed").length >= 2);
       const lines = s.lines.slice(before);
       assert.equal(lines.filter((l) => l.msg === "incoming request").length, 0, "no second line per request");
       const done = lines.filter((l) => l.msg === "request completed");
@@ -67,7 +97,7 @@ describe("access log", () => {
   });
 
   describe("LOG_REQUESTS=false", () => {
-    let s: Awaited<ReturnType<typeof serve>>;
+    let s: Served;
     before(async () => {
       s = await serve("false");
     });
@@ -83,7 +113,11 @@ describe("access log", () => {
       // A database that went away: a warning, whatever LOG_REQUESTS says.
       await s.service.db.destroy();
       assert.equal((await fetch(`${s.base}/healthz`)).status, 503);
-      await new Promise((r) => setTimeout(r, 100));
+      // A marker instead of a wait: the next request's warning is written after every earlier
+      // request's answer has gone, so a line for those answers would be in the log before it.
+      assert.equal((await fetch(`${s.base}/healthz`)).status, 503);
+      const notReady = (l: Line) => l.level === 40 && l.msg === "health check: database not ready";
+      await s.untilLines("second health warning", (l) => l.slice(before).filter(notReady).length >= 2);
       const lines = s.lines.slice(before);
       assert.deepEqual(lines.filter((l) => l.msg === "request completed" || l.msg === "incoming request"), []);
       assert.ok(lines.some((l) => l.level === 40 && l.msg === "health check: database not ready"), JSON.stringify(lines));

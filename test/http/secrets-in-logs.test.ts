@@ -18,6 +18,7 @@ import { type TwilioStandIn, startTwilioStandIn } from "../portal/stand-ins.js";
 import { makeCertificate, startUnifiController } from "../portal/controller-stand-ins.js";
 import { controllerWorld, unifiUrl } from "../portal/controller-world.js";
 import { radclient } from "../radius/radclient.js";
+import { countsAt, radclientCounted } from "../radius/radius-counts.js";
 
 const UAM_SECRET = "uam-secret-never-logged";
 const CONFIGURED = {
@@ -134,8 +135,9 @@ for (const dialect of DIALECTS) {
         "Message-Authenticator = 0x00",
       ]);
       assert.equal(accept.code, "Access-Accept", accept.output);
-      const wrongSecret = await radclient(service.radius!.authPort, "auth", "not-the-secret", [`User-Name = "${username}"`, `Called-Station-Id = "${dashed(w.apMac)}"`, "Message-Authenticator = 0x00"], 1);
-      assert.equal(wrongSecret.code, undefined);
+      const counts = countsAt(`${base}/metrics`, { authorization: `Bearer ${CONFIGURED.METRICS_TOKEN}` });
+      const wrongSecret = await radclientCounted(counts, service.radius!.authPort, "auth", "not-the-secret", [`User-Name = "${username}"`, `Called-Station-Id = "${dashed(w.apMac)}"`, "Message-Authenticator = 0x00"]);
+      assert.deepEqual([wrongSecret.code, wrongSecret.counted], [undefined, { drop: 1, error: 0, other: 0 }], "dropped, as the service counts it");
       const acct = await radclient(service.radius!.acctPort, "acct", apSecret, ["Acct-Status-Type = Start", 'Acct-Session-Id = "log-1"', `User-Name = "${username}"`, `Called-Station-Id = "${dashed(w.apMac)}"`]);
       assert.equal(acct.code, "Accounting-Response", acct.output);
 
@@ -212,7 +214,23 @@ for (const dialect of DIALECTS) {
     });
 
     it("the log, at trace, names none of them", async () => {
-      await new Promise((r) => setTimeout(r, 200));
+      // Waits on events, not a pause: the test e-mail's first attempt (to a closed port) is recorded
+      // after its log lines, and a last request's line is written after every earlier answer's.
+      const deadline = Date.now() + 30_000;
+      const attempted = async () => {
+        const r = await t.call("GET", "message-list", { kind: "test" });
+        return (r.body.data as { attempt_log: unknown[] }[]).some((m) => m.attempt_log.length > 0);
+      };
+      while (!(await attempted())) {
+        assert.ok(Date.now() < deadline, "the test e-mail was not attempted within 30 s");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const marker = `/log-marker-${Date.now()}`;
+      assert.equal((await fetch(`${base}${marker}`)).status, 404);
+      while (!lines.some((l) => l.includes(marker) && l.includes('"msg":"request completed"'))) {
+        assert.ok(Date.now() < deadline, "the marker request's line was not written within 30 s");
+        await new Promise((r) => setTimeout(r, 5));
+      }
       const log = lines.join("");
       assert.ok(lines.length > 50, `the service logged (${lines.length} lines)`);
       assert.equal(service.app.log.level, "trace");

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LANGUAGE_TAGS } from "../../src/i18n/languages.js";
-import { acceptedRanges, lookupRange, negotiateLanguage } from "../../src/i18n/negotiate.js";
+import { acceptedRanges, languageNegotiator, lookupRange, negotiateLanguage } from "../../src/i18n/negotiate.js";
+import { splitLangParam } from "../../src/portal/portal-language.js";
 
 const pick = (header: string | undefined) => negotiateLanguage(header, LANGUAGE_TAGS, "en");
 
@@ -35,5 +36,23 @@ describe("language negotiation", () => {
     assert.equal(pick("zh-Hans-HK"), "zh-Hans");
     assert.equal(pick("zh-TW, ja;q=0.5"), "ja");
     assert.equal(pick("zh-Hant"), "en");
+  });
+
+  it("a negotiator that remembers answers gives the same ones, asked again, past its size, and for long values", () => {
+    const remembering = languageNegotiator(LANGUAGE_TAGS, 4);
+    const headers = ["de-CH-1996, fr;q=0.5", "da", "zh-TW, ja;q=0.5", "pt-BR,pt;q=0.9", "AR-eg", "", "fr;q=0, es;q=0.4", `${"x-".repeat(200)}it`, "da, nl;q=0.1"];
+    for (let round = 0; round < 3; round++) {
+      for (const h of headers) assert.equal(remembering(h) ?? "en", pick(h), `${h} (round ${round})`);
+    }
+    assert.equal(remembering(undefined), undefined);
+  });
+
+  it("splits the switcher's lang off an address, with or without one, keeping every other item byte for byte", () => {
+    assert.deepEqual(splitLangParam("/portal/l/a?res=notyet&mac=AA-BB&md=X1"), { url: "/portal/l/a?res=notyet&mac=AA-BB&md=X1", query: "res=notyet&mac=AA-BB&md=X1", lang: undefined });
+    assert.deepEqual(splitLangParam("/portal/l/a?res=notyet&lang=de&md=X1"), { url: "/portal/l/a?res=notyet&md=X1", query: "res=notyet&md=X1", lang: "de" });
+    assert.deepEqual(splitLangParam("/portal/l/a?slang=x&lang=xx"), { url: "/portal/l/a?slang=x&lang=xx", query: "slang=x&lang=xx", lang: undefined });
+    assert.deepEqual(splitLangParam("/portal/l/a?lang=ZH-hans"), { url: "/portal/l/a", query: "", lang: "zh-Hans" });
+    assert.deepEqual(splitLangParam("/portal/l/a?"), { url: "/portal/l/a", query: "", lang: undefined });
+    assert.deepEqual(splitLangParam("/portal/l/a"), { url: "/portal/l/a", query: "", lang: undefined });
   });
 });

@@ -4,6 +4,18 @@
  * OS: /api/auth/login, TOKEN cookie, X-CSRF-Token, /proxy/network, X-API-KEY) and a TP-Link Omada
  * controller (/api/info, hotspot login, extPortal/auth with Csrf-Token). They speak the protocols
  * as the vendors document them and record every call.
+ *
+ * Besides the grant, what Test connection and the walled-garden push call:
+ * - UniFi: `GET /api/s/<site>/self`, `GET /api/s/<site>/get/setting/guest_access` and
+ *   `POST /api/s/<site>/set/setting/guest_access` with `allowed_subnet_<n>` (Art-of-WiFi's
+ *   UniFi-API-client, `list_self` and `set_guestlogin_settings_base`:
+ *   https://github.com/Art-of-WiFi/UniFi-API-client/blob/master/src/Client.php); another site
+ *   answers 400 `api.err.NoSiteContext`.
+ * - Omada: the administrator's web API v2, `POST /<omadacId>/api/v2/login`, `GET .../api/v2/sites`
+ *   and `GET`/`PATCH .../api/v2/sites/<siteId>/setting/accessControl` (`preAuthAccessEnable`,
+ *   `preAuthAccessPolicies` with `type` 2 URL entries; omada-api-toolkit's API reference:
+ *   https://github.com/spectator81-png/omada-api-toolkit/blob/main/API-REFERENCE.md, and TP-Link's
+ *   Open API guide, `PortalAccessControlOpenApiVO`).
  */
 import { execFileSync } from "node:child_process";
 import { X509Certificate, randomBytes } from "node:crypto";
@@ -39,6 +51,7 @@ export function makeCertificate(cn = "controller.test"): TestCertificate {
 export interface ControllerCall {
   method: string;
   path: string;
+  query: URLSearchParams;
   headers: IncomingMessage["headers"];
   body: any;
 }
@@ -70,7 +83,8 @@ async function serve(cert: TestCertificate, handler: Handler, grantPath: RegExp)
       } catch {
         body = raw;
       }
-      const call: ControllerCall = { method: req.method ?? "", path: new URL(req.url ?? "/", "https://x").pathname, headers: req.headers, body };
+      const u = new URL(req.url ?? "/", "https://x");
+      const call: ControllerCall = { method: req.method ?? "", path: u.pathname, query: u.searchParams, headers: req.headers, body };
       calls.push(call);
       const cookies = new Map<string, string>();
       for (const part of (req.headers.cookie ?? "").split(";")) {
@@ -105,9 +119,13 @@ export interface UnifiOptions {
   apiKey?: string;
 }
 
+/** The site's guest_access setting as the stand-in holds it (an entry of the venue's own to start with). */
+export type GuestAccess = Record<string, unknown>;
+
 /** A UniFi Network controller: the grants that passed authentication are the accepted stamgr calls. */
-export async function startUnifiController(cert: TestCertificate, o: UnifiOptions): Promise<ControllerStandIn & { accepted: any[] }> {
+export async function startUnifiController(cert: TestCertificate, o: UnifiOptions): Promise<ControllerStandIn & { accepted: any[]; guestAccess: GuestAccess }> {
   const accepted: any[] = [];
+  const guestAccess: GuestAccess = { _id: "5f0c0a1b2c3d4e5f60718293", key: "guest_access", site_id: "5f0c0a1b2c3d4e5f60718200", portal_enabled: true, allowed_subnet_1: "10.20.0.0/16" };
   const csrf = new Map<string, string>();
   const prefix = o.flavour === "os" ? "/proxy/network" : "";
   const loginPath = o.flavour === "os" ? "/api/auth/login" : "/api/login";
@@ -132,10 +150,29 @@ export async function startUnifiController(cert: TestCertificate, o: UnifiOption
         if (o.flavour === "os") return { ...ok(), headers: { "set-cookie": [`TOKEN=${session}; path=/; secure; httponly`], "x-csrf-token": token } };
         return { ...ok(), headers: { "set-cookie": [`unifises=${session}; Path=/; Secure; HttpOnly`, `csrf_token=${token}; Path=/; Secure`] } };
       }
+      const byKey = o.apiKey !== undefined && call.headers["x-api-key"] === o.apiKey;
+      const session = cookies.get(cookieName) ?? "";
+      const byCookie = standIn.sessions.has(session) && call.headers["x-csrf-token"] === csrf.get(session);
+      const signedIn = byKey || (standIn.sessions.has(session) && (call.method === "GET" || byCookie));
+      if (call.method === "GET" && call.path === `${prefix}/api/s/${o.site}/self`) {
+        return signedIn ? ok([{ site_name: o.site, site_role: "admin" }]) : loginRequired;
+      }
+      if (call.method === "GET" && call.path === `${prefix}/api/s/${o.site}/get/setting/guest_access`) {
+        return signedIn ? ok([guestAccess]) : loginRequired;
+      }
+      if (call.method === "POST" && call.path === `${prefix}/api/s/${o.site}/set/setting/guest_access`) {
+        if (!signedIn) return loginRequired;
+        for (const [k, v] of Object.entries(call.body ?? {})) {
+          if (!/^allowed_subnet_\d+$/.test(k) || typeof v !== "string") return { status: 400, body: { meta: { rc: "error", msg: "api.err.InvalidPayload" } } };
+          if (v === "") delete guestAccess[k];
+          else guestAccess[k] = v;
+        }
+        return ok([guestAccess]);
+      }
+      if (/^(\/proxy\/network)?\/api\/s\/[^/]+\/(self|get\/setting\/guest_access|set\/setting\/guest_access)$/.test(call.path)) {
+        return signedIn ? { status: 400, body: { meta: { rc: "error", msg: "api.err.NoSiteContext" } } } : loginRequired;
+      }
       if (call.method === "POST" && call.path === `${prefix}/api/s/${o.site}/cmd/stamgr`) {
-        const byKey = o.apiKey !== undefined && call.headers["x-api-key"] === o.apiKey;
-        const session = cookies.get(cookieName) ?? "";
-        const byCookie = standIn.sessions.has(session) && call.headers["x-csrf-token"] === csrf.get(session);
         if (!byKey && !byCookie) return loginRequired;
         if (call.body?.cmd !== "authorize-guest") return { status: 400, body: { meta: { rc: "error", msg: "api.err.UnknownCommand" } } };
         accepted.push(call.body);
@@ -146,19 +183,40 @@ export async function startUnifiController(cert: TestCertificate, o: UnifiOption
     },
     /cmd\/stamgr$/,
   );
-  return Object.assign(standIn, { accepted });
+  return Object.assign(standIn, { accepted, guestAccess });
 }
 
 export interface OmadaOptions {
   username: string;
   password: string;
   controllerId: string;
+  /** The site administrator's login (web API v2); default: the same as the hotspot operator's. */
+  admin?: { username: string; password: string };
+  /** Sites by name -> id; default: Default. */
+  sites?: Record<string, string>;
+}
+
+/** A site's portal access control as the stand-in holds it. */
+export interface OmadaAccessControl {
+  preAuthAccessEnable: boolean;
+  preAuthAccessPolicies: Record<string, unknown>[];
+  freeAuthClientEnable: boolean;
+  freeAuthClientPolicies: Record<string, unknown>[];
 }
 
 /** A TP-Link Omada controller (v5 hotspot operator API). */
-export async function startOmadaController(cert: TestCertificate, o: OmadaOptions): Promise<ControllerStandIn & { accepted: any[] }> {
+export async function startOmadaController(
+  cert: TestCertificate,
+  o: OmadaOptions,
+): Promise<ControllerStandIn & { accepted: any[]; accessControl: Map<string, OmadaAccessControl> }> {
   const accepted: any[] = [];
   const tokens = new Map<string, string>();
+  const adminTokens = new Map<string, string>();
+  const admin = o.admin ?? { username: o.username, password: o.password };
+  const sites = o.sites ?? { Default: "6aa3913c3ee1605f71ac35a1" };
+  const accessControl = new Map<string, OmadaAccessControl>(
+    Object.values(sites).map((id) => [id, { preAuthAccessEnable: true, preAuthAccessPolicies: [{ idInt: 1, type: 1, ip: "10.20.0.0", subnetMask: 16 }], freeAuthClientEnable: false, freeAuthClientPolicies: [] }]),
+  );
   let standIn: ControllerStandIn & { sessions: Set<string> };
   standIn = await serve(
     cert,
@@ -174,6 +232,35 @@ export async function startOmadaController(cert: TestCertificate, o: OmadaOption
         tokens.set(session, token);
         return { status: 200, body: { errorCode: 0, msg: "Hotspot log in successfully.", result: { token } }, headers: { "set-cookie": [`TPOMADA_SESSIONID=${session}; Path=/; Secure; HttpOnly`] } };
       }
+      if (call.method === "POST" && call.path === `/${o.controllerId}/api/v2/login`) {
+        if (call.body?.username !== admin.username || call.body?.password !== admin.password) return { status: 200, body: { errorCode: -30109, msg: "Invalid username or password." } };
+        const session = randomBytes(16).toString("hex");
+        const token = randomBytes(16).toString("hex");
+        adminTokens.set(session, token);
+        return { status: 200, body: { errorCode: 0, msg: "Log in successfully.", result: { token } }, headers: { "set-cookie": [`TPOMADA_SESSIONID=${session}; Path=/; Secure; HttpOnly`] } };
+      }
+      const adminSession = cookies.get("TPOMADA_SESSIONID") ?? "";
+      const isAdmin = adminTokens.has(adminSession) && call.headers["csrf-token"] === adminTokens.get(adminSession) && call.query.get("token") === adminTokens.get(adminSession);
+      if (call.method === "GET" && call.path === `/${o.controllerId}/api/v2/sites`) {
+        if (!isAdmin) return { status: 200, body: { errorCode: -1200, msg: "Login required." } };
+        return { status: 200, body: { errorCode: 0, msg: "Success.", result: { totalRows: Object.keys(sites).length, data: Object.entries(sites).map(([name, id]) => ({ id, name })) } } };
+      }
+      const acl = new RegExp(`^/${o.controllerId}/api/v2/sites/([^/]+)/setting/accessControl$`).exec(call.path);
+      if (acl) {
+        if (!isAdmin) return { status: 200, body: { errorCode: -1200, msg: "Login required." } };
+        const current = accessControl.get(acl[1]);
+        if (!current) return { status: 200, body: { errorCode: -1505, msg: "The current user does not have permissions to access this site." } };
+        if (call.method === "GET") return { status: 200, body: { errorCode: 0, msg: "Success.", result: current } };
+        if (call.method === "PATCH") {
+          const b = call.body;
+          const policyOk = (p: any) => (p?.type === 2 && typeof p.url === "string" && p.url !== "") || (p?.type === 1 && typeof p.ip === "string");
+          if (typeof b?.preAuthAccessEnable !== "boolean" || !Array.isArray(b.preAuthAccessPolicies) || !b.preAuthAccessPolicies.every(policyOk)) {
+            return { status: 200, body: { errorCode: -1001, msg: "Invalid request parameters." } };
+          }
+          accessControl.set(acl[1], { ...current, ...b, preAuthAccessPolicies: b.preAuthAccessPolicies.map((p: any, i: number) => ({ idInt: i + 1, ...p })) });
+          return { status: 200, body: { errorCode: 0, msg: "Success." } };
+        }
+      }
       if (call.method === "POST" && call.path === `/${o.controllerId}/api/v2/hotspot/extPortal/auth`) {
         const session = cookies.get("TPOMADA_SESSIONID") ?? "";
         if (!standIn.sessions.has(session) || call.headers["csrf-token"] !== tokens.get(session)) return { status: 200, body: { errorCode: -1200, msg: "Login required." } };
@@ -184,5 +271,5 @@ export async function startOmadaController(cert: TestCertificate, o: OmadaOption
     },
     /extPortal\/auth$/,
   );
-  return Object.assign(standIn, { accepted });
+  return Object.assign(standIn, { accepted, accessControl });
 }

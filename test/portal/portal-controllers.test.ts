@@ -15,6 +15,7 @@ import { DIALECTS } from "../helpers/db.js";
 import { type ControllerStandIn, type TestCertificate, makeCertificate, startOmadaController, startUnifiController } from "./controller-stand-ins.js";
 import { controllerWorld, omadaUrl, unifiUrl } from "./controller-world.js";
 import { PortalClient, countLogins, randomMac, stateOf } from "./portal-world.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const USER = { username: "hotspot-operator", password: "s3cret-pass" };
 const OPTIONS = { session_time_limit: 5400, max_bandwidth: 250_000, max_bandwidth_up: 125_000, daily_bandwidth_cap: 500_000_000 };
@@ -29,6 +30,19 @@ describe("controller units", () => {
     assert.equal(megabytesOf(0), 0);
   });
 });
+
+/**
+ * Waits until the walled garden that an options change pushes to the controller after commit has
+ * been recorded: a push still under way would log in to the stand-in during the next test, which
+ * counts the controller logins the hand-off makes.
+ */
+async function pushedTo(t: TestApp, controllerId: number): Promise<void> {
+  await waitUntil("the walled garden pushed to the controller", async () => {
+    const list = await t.call("GET", "controller-list");
+    const c = list.body.data.find((x: { id: number }) => x.id === controllerId);
+    return /allowances/i.test(c?.last_message ?? "");
+  });
+}
 
 for (const dialect of DIALECTS) {
   describe(`UniFi and Omada hand-off (${dialect})`, () => {
@@ -71,6 +85,7 @@ for (const dialect of DIALECTS) {
     it("UniFi classic: the AP's page, then authorize-guest with the client's MAC, the AP and the location's limits", async () => {
       const w = await controllerWorld(t, "ubiquiti-u6-lite", { type: "unifi", url: classic.url, ...USER, tls_fingerprint: cert.fingerprint }, { redirect_url: "https://cafe.example/welcome" });
       await t.call("POST", "set-session-and-bandwidth-info", { location_id: w.locationId, ...OPTIONS });
+      await pushedTo(t, w.controllerId);
       const client = new PortalClient(t.app);
       const guest = randomMac();
       const { page, res } = await clickThrough(client, unifiUrl("", { ap: w.apMac, client: guest, url: "http://evil.example/phish" }));
@@ -97,6 +112,7 @@ for (const dialect of DIALECTS) {
         login_options: JSON.stringify({ voucher: 1 }),
       });
       await t.call("POST", "set-session-and-bandwidth-info", { location_id: w.locationId, ...OPTIONS });
+      await pushedTo(t, w.controllerId);
       const created = await t.call("POST", "create-voucher-batch", {
         location_ids: String(w.locationId),
         count: 1,
@@ -265,6 +281,16 @@ for (const dialect of DIALECTS) {
       const o = await controllerWorld(t, "tplink-eap225", { type: "omada", url: omada.url, ...USER, tls_fingerprint: cert.fingerprint });
       const hostile = ["", " ", "x".repeat(5000), "\u0000", "%00", "<script>alert(1)</script>", "' OR 1=1 --", "../../etc/passwd", "aa:bb:cc:dd:ee:ff:00", "😀", "-1", "99999999999999999999", "http://evil.example/"];
       const client = new PortalClient(t.app);
+      // Assigning the controllers pushed the walled garden to them (after commit): wait until both recorded it, then count.
+      const deadline = Date.now() + 5000;
+      const pushed = async () => {
+        const list = (await t.call("GET", "controller-list")).body.data as { id: number; last_checked_at: string }[];
+        return [u.controllerId, o.controllerId].every((id) => list.find((c) => c.id === id)?.last_checked_at);
+      };
+      while (!(await pushed())) {
+        assert.ok(Date.now() < deadline, "the walled garden pushed to both controllers");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const calls = classic.calls.length + omada.calls.length;
       const unifiBase = { ap: u.apMac, id: randomMac(), t: "1700000000", url: "http://example.org/", ssid: "Cafe" };
       const omadaBase = { clientMac: randomMac(), apMac: o.apMac, ssidName: "Cafe", radioId: "1", site: "abc", t: "1", redirectUrl: "http://example.org/" };

@@ -5,20 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { buildApp } from "../../src/app.js";
 import { catalogueListenerPid, changeGeneration, createDatabase } from "../../src/db/database.js";
 import type { DB } from "../../src/db/database.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
 import { PortalClient, type World, coovaUrl, makeWorld, stateOf } from "./portal-world.js";
-
-/** Waits for `done` to hold (an event seen through state), failing after 30 s. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const start = Date.now(); !done(); await sleep(2)) {
-    if (Date.now() - start > 30_000) assert.fail(`${what}: not within 30 s`);
-  }
-}
+import { waitUntil } from "../helpers/wait.js";
 
 const titleOf = (html: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
 const nonceOf = (html: string) => /<style nonce="([^"]+)"/.exec(html)?.[1];
@@ -94,14 +87,14 @@ if (DIALECTS.includes("postgres")) {
       };
       // B keeps the page from memory once it listens for changes (it starts to on first use).
       assert.equal(await onB(), "Seen on B");
-      await until(() => catalogueListenerPid(bDb) !== undefined, "B listens for catalogue changes");
+      await waitUntil("B listens for catalogue changes", () => catalogueListenerPid(bDb) !== undefined);
       assert.equal(await onB(), "Seen on B");
       for (const title of ["Changed on A", "Changed again on A"]) {
         const seen = changeGeneration(bDb, true);
         const res = await t.call("POST", "create-or-update-campaign", { campaign_id: w.campaignId, name: "Cafe", title_text: title });
         assert.equal(res.statusCode, 200, JSON.stringify(res.body));
         // B learns of the change from PostgreSQL's notification: wait for that, not for some time.
-        await until(() => changeGeneration(bDb, true) !== seen, "B is told of A's change");
+        await waitUntil("B is told of A's change", () => changeGeneration(bDb, true) !== seen);
         assert.equal(await onB(), title, "the first page B serves once told is the new one");
       }
     });

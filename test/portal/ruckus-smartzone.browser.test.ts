@@ -8,6 +8,7 @@
  * naming another nbiIP (never called), a location without a controller, and hostile parameters.
  */
 import assert from "node:assert/strict";
+import { randomInt } from "node:crypto";
 import { type Server, createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -44,6 +45,8 @@ for (const dialect of DIALECTS) {
     let sz: SmartZoneStandIn;
     let trap: Server;
     let trapCalls = 0;
+    /** The trap's loopback address: random, so test runs side by side do not share port 9443. */
+    let trapIp = "";
     let landing: Server;
     let landingUrl = "";
 
@@ -57,7 +60,17 @@ for (const dialect of DIALECTS) {
         trapCalls++;
         res.writeHead(500).end();
       });
-      await new Promise<void>((resolve) => trap.listen(9443, "127.0.0.9", resolve));
+      // The NBI port is SmartZone's own (9443); another run on the machine may hold it on one
+      // loopback address, so a few are tried (a bind error ends the wait, never hangs it).
+      for (let tries = 0; !trapIp; tries++) {
+        const ip = `127.${1 + randomInt(254)}.${1 + randomInt(254)}.${1 + randomInt(254)}`;
+        const bound = await new Promise<boolean>((resolve) => {
+          trap.once("error", () => resolve(false));
+          trap.listen(9443, ip, () => resolve(true));
+        });
+        if (bound) trapIp = ip;
+        else assert.ok(tries < 20, "no loopback address free for port 9443");
+      }
       const port = await freeTcpPort();
       t = await createTestApp(dialect, {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -195,7 +208,7 @@ for (const dialect of DIALECTS) {
       const w = await zoneWorld(NBI, { redirect_url: "" });
       const client = { mac: randomMac(), ip: "10.1.0.26" };
       const page = await phonePage();
-      await page.goto(sz.redirect(w.url, { mac: w.apMac, ssid: "Cafe Guest" }, client, "127.0.0.9"));
+      await page.goto(sz.redirect(w.url, { mac: w.apMac, ssid: "Cafe Guest" }, client, trapIp));
       await page.getByLabel("I accept the terms of use").check();
       await page.getByRole("button", { name: "Connect", exact: true }).last().click();
       await page.getByText("You are online").waitFor();

@@ -6,6 +6,7 @@ import { issueCredential } from "../../src/radius/portal-credentials.js";
 import { DIALECTS } from "../helpers/db.js";
 import { openPeer, radclient, rawExchange } from "./radclient.js";
 import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
+import { countsOf, radclientCounted } from "./radius-counts.js";
 import { accessRequestBytes, accountingRequestBytes, decodeReply } from "./raw-packets.js";
 
 const GIGA = 2 ** 32;
@@ -101,8 +102,8 @@ for (const dialect of DIALECTS) {
       assert.equal(r.code, "Accounting-Response");
       const s = await t.db.selectFrom("radius_sessions").selectAll().where("acct_session_id", "=", "unknown-1").executeTakeFirstOrThrow();
       assert.equal(s.guest_id, null);
-      const wrong = await acct(["Acct-Status-Type = Start", 'User-Name = "nobody"', 'Acct-Session-Id = "unknown-2"'], "wrong-secret");
-      assert.equal(wrong.code, undefined);
+      const wrong = await radclientCounted(countsOf(t.radiusMetrics), t.radius.acctPort, "acct", "wrong-secret", ["Acct-Status-Type = Start", 'User-Name = "nobody"', 'Acct-Session-Id = "unknown-2"', `Called-Station-Id = "${dashed(ap.mac)}:GuestWiFi"`]);
+      assert.deepEqual([wrong.code, wrong.counted], [undefined, { drop: 1, error: 0, other: 0 }], "dropped, as the server counts it (not waited out)");
       assert.equal(await t.db.selectFrom("radius_sessions").selectAll().where("acct_session_id", "=", "unknown-2").executeTakeFirst(), undefined);
     });
 
@@ -187,6 +188,38 @@ for (const dialect of DIALECTS) {
       assert.equal(p.radius_total_bandwidth_input, 24_000);
       assert.equal(p.radius_total_bandwidth_output, 72);
       assert.equal(await usageToday(guestId), 24_072);
+    });
+
+    it("adds up a burst of Interim-Updates of several known sessions of one guest, a Stop among them, once each", async () => {
+      const client = randomMac();
+      const guestId = await makeGuest(t, locationId, client);
+      const sessions = 6;
+      const interim = (s: number, k: number, status = "Interim-Update") =>
+        accountingRequestBytes(ap.secret, s * 5 + k, [
+          ["Acct-Status-Type", status],
+          ["Acct-Session-Id", `many-${guestId}-${s}`],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(client)],
+          ["Acct-Session-Time", k * 60],
+          ["Acct-Input-Octets", k * 1000 + s],
+          ["Acct-Output-Octets", k * 10],
+        ]);
+      const burst = (k: number) => Array.from({ length: sessions }, (_, s) => interim(s, k));
+      const send = async (packets: Buffer[]) => assert.equal((await rawExchange(t.radius.acctPort, packets)).length, packets.length);
+      // The first packet of each session stores it; the bursts then find every one known: the
+      // second has nothing else (one statement), the third a Stop after session 0's Interim-Update.
+      await send(burst(1));
+      await send(burst(2));
+      await send([...burst(3), interim(0, 4, "Stop")]);
+      const p = await profile(guestId);
+      const input = 4000 + Array.from({ length: sessions - 1 }, (_, s) => 3000 + s + 1).reduce((a, b) => a + b, 0);
+      assert.equal(p.radius_total_bandwidth_input, input);
+      assert.equal(p.radius_total_bandwidth_output, 40 + (sessions - 1) * 30);
+      assert.equal(p.radius_session_total_time, 240 + (sessions - 1) * 180);
+      assert.equal(await usageToday(guestId), input + 40 + (sessions - 1) * 30);
+      const stopped = await t.db.selectFrom("radius_sessions").select(["stopped_at", "input_octets"]).where("acct_session_id", "=", `many-${guestId}-0`).executeTakeFirstOrThrow();
+      assert.notEqual(stopped.stopped_at, null);
+      assert.equal(Number(stopped.input_octets), 4000);
     });
 
     it("rejects the next login once accounting has used up the daily cap", async () => {

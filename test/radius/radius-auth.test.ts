@@ -8,6 +8,7 @@ import { type RadiusListener, startRadius } from "../../src/radius/radius-server
 import { DIALECTS } from "../helpers/db.js";
 import { radclient } from "./radclient.js";
 import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
+import { countsOf, radclientCounted } from "./radius-counts.js";
 
 const OPTIONS = { session_time_limit: 3600, max_bandwidth_up: 125_000, max_bandwidth_down: 250_000, daily_bandwidth_cap: 500_000_000 };
 
@@ -106,9 +107,16 @@ for (const dialect of DIALECTS) {
       const client = randomMac();
       const cred = await credentialFor(client);
       const lines = papRequest(ap.mac, client, cred.username, cred.password);
-      assert.equal((await auth(lines, "not-the-secret")).code, undefined);
-      assert.equal((await auth(papRequest(randomMac(), client, cred.username, cred.password))).code, undefined);
-      assert.equal((await auth(papRequest(ap.mac, client, cred.username, cred.password, false))).code, undefined);
+      // Each is proven dropped by the server's own count (each request read is counted once, as
+      // dropped or with its answer's outcome), not by waiting out radclient's timeout.
+      const dropped = async (request: string[], secret = ap.secret) => {
+        const r = await radclientCounted(countsOf(t.radiusMetrics), t.radius.authPort, "auth", secret, request);
+        assert.deepEqual(r.counted, { drop: 1, error: 0, other: 0 }, "counted as dropped");
+        return r.code;
+      };
+      assert.equal(await dropped(lines, "not-the-secret"), undefined);
+      assert.equal(await dropped(papRequest(randomMac(), client, cred.username, cred.password)), undefined);
+      assert.equal(await dropped(papRequest(ap.mac, client, cred.username, cred.password, false)), undefined);
       assert.equal((await auth(lines)).code, "Access-Accept", "none of those used the credential up");
     });
 
@@ -214,8 +222,13 @@ for (const dialect of DIALECTS) {
       } finally {
         await other.destroy();
       }
-      await new Promise((resolve) => setTimeout(resolve, OTHER_CONNECTION_POLL_MS + 10));
-      const spent = await macAuth();
+      // Seen once the poll has run: asked until it is (a loaded machine may run the poll late), not after a pause.
+      const deadline = Date.now() + 10_000 + OTHER_CONNECTION_POLL_MS;
+      let spent = await macAuth();
+      while (spent.code !== "Access-Reject" && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, OTHER_CONNECTION_POLL_MS));
+        spent = await macAuth();
+      }
       assert.equal(spent.code, "Access-Reject");
       assert.equal(spent.attributes["Reply-Message"], "Your data allowance at this location for today is used up.");
     });

@@ -10,6 +10,7 @@ import { DIALECTS } from "../helpers/db.js";
 import { radclient } from "./radclient.js";
 import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, randomMac } from "./radius-fixtures.js";
 import { type ReceivedRequest, type StandInNas, startStandInNas } from "./stand-in-nas.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const SECRET = "coa-stand-in-secret";
 
@@ -26,16 +27,6 @@ function vendorAttributes(raw: Buffer): { vendor: number; type: number; value: B
 }
 const vendorInt = (r: ReceivedRequest, vendor: number, type: number) => vendorAttributes(r.raw).find((a) => a.vendor === vendor && a.type === type)?.value.readUInt32BE(0);
 const vendorText = (r: ReceivedRequest, vendor: number, type: number) => vendorAttributes(r.raw).find((a) => a.vendor === vendor && a.type === type)?.value.toString("ascii");
-
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`CoA and Disconnect from our side (${dialect})`, () => {
@@ -91,7 +82,7 @@ for (const dialect of DIALECTS) {
         daily_bandwidth_cap: 1000000,
       });
       assert.equal(res.statusCode, 200, JSON.stringify(res.body));
-      const [ra, rb] = await until("two CoA-Requests", () => {
+      const [ra, rb] = await waitUntil("two CoA-Requests", () => {
         const byId = (id: string) => nas.received.find((r) => r.attributes["Acct-Session-Id"] === id);
         return byId(a.id) && byId(b.id) ? [byId(a.id)!, byId(b.id)!] : undefined;
       });
@@ -107,9 +98,9 @@ for (const dialect of DIALECTS) {
       // RouterOS: Mikrotik-Rate-Limit "rx/tx" and Mikrotik-Total-Limit.
       assert.equal(vendorText(rb, 14988, 8), "500k/1M");
       assert.equal(vendorInt(rb, 14988, 17), 1_000_000 - 1000);
-      const ackA = await until("the CoA recorded", async () => (await requestsOf(a.sessionId)).find((x) => x.result === "ack"));
+      const ackA = await waitUntil("the CoA recorded", async () => (await requestsOf(a.sessionId)).find((x) => x.result === "ack"));
       assert.deepEqual([ackA.kind, ackA.reason, ackA.attempts], ["coa", "options-changed", 1]);
-      const onUnifi = await until("the UniFi session recorded", async () => (await requestsOf(c.sessionId))[0]);
+      const onUnifi = await waitUntil("the UniFi session recorded", async () => (await requestsOf(c.sessionId))[0]);
       assert.equal(onUnifi.result, "unsupported", "UniFi has no CoA: recorded, nothing sent");
       assert.equal(nas.received.filter((r) => r.attributes["Acct-Session-Id"] === c.id).length, 0);
     });
@@ -136,7 +127,7 @@ for (const dialect of DIALECTS) {
         assert.equal(ok.statusCode, 200);
         assert.deepEqual(started, [locationId], "the accepted call has started its CoA by the time it is answered");
         // Its outcome is recorded before the next test counts what the stand-in received.
-        await until("the CoA recorded", async () => (await requestsOf(live.sessionId)).find((x) => x.result !== "pending"));
+        await waitUntil("the CoA recorded", async () => (await requestsOf(live.sessionId)).find((x) => x.result !== "pending"));
       } finally {
         control.applyLocationOptions = real;
       }
@@ -147,14 +138,28 @@ for (const dialect of DIALECTS) {
       nas.received.length = 0;
       const locationId = await makeLocation(t, { daily_bandwidth_cap: 10_000 });
       const coova = await device(locationId, "coovachilli");
-      const s = await session(locationId, coova, 6000);
-      await new Promise((r) => setTimeout(r, 500));
-      assert.equal(nas.received.length, 0, "under the cap: nothing sent");
-      await s.acct(["Acct-Status-Type = Interim-Update", "Acct-Session-Time = 120", "Acct-Input-Octets = 12000"]);
-      const dm = await until("a Disconnect-Request", () => nas.received.find((r) => r.code === "Disconnect-Request"));
+      // A Disconnect for the cap is started right after the accounting commits, before the
+      // Accounting-Response goes out: one not started by the time that answer is here never will be.
+      const control = t.deps.sessionControl!;
+      const real = control.disconnect;
+      const started: string[] = [];
+      control.disconnect = (id, reason, ...rest) => {
+        started.push(reason);
+        return real(id, reason, ...rest);
+      };
+      let s: Awaited<ReturnType<typeof session>>;
+      try {
+        s = await session(locationId, coova, 6000);
+        assert.deepEqual(started, [], "under the cap: no disconnect started");
+        await s.acct(["Acct-Status-Type = Interim-Update", "Acct-Session-Time = 120", "Acct-Input-Octets = 12000"]);
+        assert.deepEqual(started, ["daily-cap"], "over the cap: the disconnect started by the time the accounting is answered");
+      } finally {
+        control.disconnect = real;
+      }
+      const dm = await waitUntil("a Disconnect-Request", () => nas.received.find((r) => r.code === "Disconnect-Request"));
       assert.equal(dm.attributes["Acct-Session-Id"], s.id);
       assert.ok(dm.authenticatorValid && dm.messageAuthenticatorValid);
-      const rec = await until("the disconnect recorded", async () => (await requestsOf(s.sessionId)).find((x) => x.result === "ack"));
+      const rec = await waitUntil("the disconnect recorded", async () => (await requestsOf(s.sessionId)).find((x) => x.result === "ack"));
       assert.deepEqual([rec.kind, rec.reason], ["disconnect", "daily-cap"]);
       const row = await t.db.selectFrom("radius_sessions").select(["stopped_at", "terminate_cause"]).where("id", "=", s.sessionId).executeTakeFirstOrThrow();
       assert.ok(row.stopped_at);

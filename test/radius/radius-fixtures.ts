@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { type Config, loadConfig } from "../../src/config.js";
 import { nowDatetime } from "../../src/db/time.js";
+import { type Metrics, createMetrics } from "../../src/metrics.js";
 import { newRadiusSecret } from "../../src/modules/devices/devices.service.js";
 import { recordLogin } from "../../src/modules/guests/guest-activity.service.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
@@ -15,6 +16,8 @@ import type { Dialect } from "../helpers/db.js";
 export interface RadiusEnv extends TestApp {
   radius: RadiusListener;
   radiusConfig: Readonly<Config>;
+  /** The RADIUS server's metrics (what its /metrics would show). */
+  radiusMetrics: Metrics;
 }
 
 export async function createRadiusEnv(dialect: Dialect, env: Record<string, string> = {}, appEnv: Record<string, string> = {}): Promise<RadiusEnv> {
@@ -27,11 +30,13 @@ export async function createRadiusEnv(dialect: Dialect, env: Record<string, stri
     RADIUS_INTERIM_INTERVAL: "120",
     ...env,
   });
-  const radius = await startRadius({ db: t.db, config: radiusConfig, log: t.app.log, ctx: t.deps });
+  const radiusMetrics = createMetrics();
+  const radius = await startRadius({ db: t.db, config: radiusConfig, log: t.app.log, ctx: t.deps, metrics: radiusMetrics });
   const close = t.close;
   return Object.assign(t, {
     radius,
     radiusConfig,
+    radiusMetrics,
     async close() {
       await radius.stop();
       await close();

@@ -6,12 +6,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pino from "pino";
 import { loadConfig } from "../../src/config.js";
+import { createMetrics } from "../../src/metrics.js";
 import { type RadiusListener, startRadius } from "../../src/radius/radius-server.js";
 import { seededRng } from "../../src/cli/demo-random.js";
 import { type TestApp, createTestApp } from "../helpers/app.js";
 import { DIALECTS } from "../helpers/db.js";
-import { radclient, rawExchange } from "./radclient.js";
+import { openPeer, radclient, rawExchange } from "./radclient.js";
 import { dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
+import { countsOf, moved, radiusCounted } from "./radius-counts.js";
 import { accessRequestBytes, accountingRequestBytes } from "./raw-packets.js";
 
 function hostilePackets(seed: number, good: Buffer[]): Buffer[] {
@@ -56,13 +58,14 @@ function hostilePackets(seed: number, good: Buffer[]): Buffer[] {
 for (const dialect of DIALECTS) {
   describe(`radius under malformed traffic (${dialect})`, () => {
     let t: TestApp;
+    const metrics = createMetrics();
     let radius: RadiusListener;
     const logs: { level: number; msg: string; reason?: string }[] = [];
     before(async () => {
       t = await createTestApp(dialect);
       const log = pino({ level: "debug" }, { write: (line: string) => logs.push(JSON.parse(line)) });
       const config = loadConfig({ RADIUS_HOST: "127.0.0.1", RADIUS_AUTH_PORT: "0", RADIUS_ACCT_PORT: "0" });
-      radius = await startRadius({ db: t.db, config, log });
+      radius = await startRadius({ db: t.db, config, log, metrics });
     });
     after(async () => {
       await radius.stop();
@@ -101,12 +104,26 @@ for (const dialect of DIALECTS) {
       // accounting Request Authenticator): of all the mutations, only a copy byte-identical to a
       // valid request (a random flip that wrote the same value) may be answered, and none is sent.
       const packets = hostilePackets(20261123, [access, accounting]).filter((p) => !p.equals(access) && !p.equals(accounting));
-      for (const port of [radius.authPort, radius.acctPort]) {
-        for (let i = 0; i < packets.length; i += 500) {
-          const batch = [...packets.slice(i, i + 500), ...badValues];
-          const answers = await rawExchange(port, batch, 1, 300);
-          assert.deepEqual(answers.map((a) => a[0]), [], `answers to packets ${i}..${i + batch.length} on port ${port}`);
+      // Proven dropped by the server's own count, not by a silence: every datagram it reads is
+      // counted once (a drop, or an answer's outcome), so once a batch is all counted, each was
+      // either dropped or answered. Batches of 100 fit the socket's receive buffer.
+      const counts = countsOf(metrics);
+      const peer = await openPeer();
+      try {
+        for (const [port, type] of [[radius.authPort, "access"], [radius.acctPort, "accounting"]] as const) {
+          for (let i = 0; i < packets.length; i += 100) {
+            const batch = [...packets.slice(i, i + 100), ...badValues];
+            const was = await counts(type);
+            // Answers arriving later still land in this array (the peer's collector for this exchange).
+            const answers = await peer.exchange(port, batch, 0, 0);
+            const now = await radiusCounted(counts, type, was, batch.length);
+            const what = `packets ${i}..${i + batch.length} on the ${type} port`;
+            assert.deepEqual(moved(was, now), { drop: batch.length, error: 0, other: 0 }, `${what}: every one counted as dropped`);
+            assert.deepEqual(answers.map((a) => a[0]), [], `answers to ${what}`);
+          }
         }
+      } finally {
+        await peer.close();
       }
       // The valid requests themselves, byte for byte, are answered: Accept and Accounting-Response.
       assert.deepEqual((await rawExchange(radius.authPort, [access], 1, 3000)).map((a) => a[0]), [2]);

@@ -11,6 +11,7 @@ import { DIALECTS } from "../helpers/db.js";
 import { radclient } from "./radclient.js";
 import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, papRequest, randomMac } from "./radius-fixtures.js";
 import { RADSEC_ENV } from "./radsec-fixtures.js";
+import { countsOf, dropCounted } from "./radius-counts.js";
 import { PROXY_UDP_SECRET, type RadsecProxy, startRadsecproxy } from "./radsecproxy.js";
 
 const OPTIONS = { session_time_limit: 3600, max_bandwidth_up: 125_000, max_bandwidth_down: 250_000, daily_bandwidth_cap: 500_000_000 };
@@ -87,6 +88,8 @@ for (const dialect of DIALECTS) {
         const serials = await revokeDeviceCertificates(t.deps, device);
         assert.equal(closeRevokedConnections(t.deps, serials), 1, "its open connection is closed");
         const cred2 = await issueCredential(t.deps, { guestId, locationId, deviceId: other.id, clientMac: client, ttlSeconds: 60 });
+        // Left to radclient's timeout: radsecproxy does not connect again within seconds of the closed
+        // connection, so nothing reaches the server to count (and nothing else shows the request held).
         const refused = await radclient(p2.udpPort, "auth", PROXY_UDP_SECRET, papRequest(other.mac, client, cred2.username, cred2.password), 3);
         assert.equal(refused.code, undefined, `no answer through a revoked certificate: ${refused.output}`);
       } finally {
@@ -103,12 +106,15 @@ for (const dialect of DIALECTS) {
         ["expired", { certificate: expired.issued.certificate, privateKey: expired.issued.privateKey }],
         ["foreign", { certificate: foreign.certificate, privateKey: foreign.privateKey }],
       ] as const) {
+        const counts = countsOf(t.radiusMetrics);
+        const was = await counts("access");
         const p = await startRadsecproxy(t.radius.radsec!.port, { caCertificate: expired.caCertificate, ...cert });
         try {
           const client = randomMac();
           const cred = await credentialFor(client);
-          const r = await radclient(p.udpPort, "auth", PROXY_UDP_SECRET, papRequest(ap.mac, client, cred.username, cred.password), 3);
+          const r = await radclient(p.udpPort, "auth", PROXY_UDP_SECRET, papRequest(ap.mac, client, cred.username, cred.password), 10, dropCounted(counts, was));
           assert.equal(r.code, undefined, `${what}: no answer (${r.output})`);
+          assert.ok((await counts("access")).drop > was.drop, `${what}: the refused handshake was counted`);
           const used = await t.db.selectFrom("portal_credentials").select("used_at").where("username", "=", cred.username).executeTakeFirstOrThrow();
           assert.equal(used.used_at, null, `${what}: the request never reached the handler`);
         } finally {

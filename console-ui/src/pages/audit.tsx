@@ -7,27 +7,7 @@ import { get, post } from "../api";
 import type { Location } from "../state";
 import { Form, Loading, Notice, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
-
-interface AuditEntry {
-  id: number;
-  at: string;
-  actor_type: string;
-  actor: string;
-  sub_user_id: number | null;
-  via: string;
-  action: string;
-  objects: Record<string, number[]>;
-  changes: Record<string, unknown>;
-  address: string;
-}
-
-interface AuditPage {
-  data: AuditEntry[];
-  total: number;
-  page: number;
-  per_page: number;
-  retention_days: number;
-}
+import type { AuditLogPage } from "../types";
 
 interface Filters {
   actor: string;
@@ -91,7 +71,7 @@ export function AuditPage(props: PageProps) {
   const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);
   const log = useLoad(() => {
     const [actorType, subId] = filters.actor.split(":");
-    return get<AuditPage>("/api/audit-log-list", {
+    return get<AuditLogPage>("/api/audit-log-list", {
       page,
       per_page: PER_PAGE,
       actor_type: actorType || undefined,

@@ -4,26 +4,7 @@ import { type Location, navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, Notice, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
 import { MessageLog } from "./message-log";
 import type { PageProps } from "./page";
-
-interface Automation {
-  automation_id: number;
-  name: string;
-  trigger: string;
-  channel: string;
-  location_ids: number[];
-  delay_minutes: number;
-  absence_days: number;
-  send_time: string;
-  subject: string;
-  body: string;
-  translations: Record<string, { subject: string; body: string }>;
-  cap_messages: number;
-  cap_days: number;
-  survey: number;
-  survey_question: string;
-  review_url: string;
-  active: number;
-}
+import type { Automation } from "../types";
 
 const TRIGGERS = [
   { value: "welcome", label: "Welcome: after a guest's first login at the location" },
@@ -35,7 +16,7 @@ const triggerName = (t: string) => TRIGGERS.find((x) => x.value === t)?.label.sp
 const FIELDS_HINT = "Plain text. Guest fields: {{first_name}}, {{full_name}}, {{location_name}}, {{review_url}}… with a fallback: {{first_name|there}}. Empty: the built-in text.";
 
 export function AutomationsPage(props: PageProps) {
-  const m = /^\/console\/automations\/(new|\d+)/.exec(props.path);
+  const m = /^(new|\d+)$/.exec(props.id ?? "");
   const ro = props.session.user.readonly;
   const channels = [...(props.session.settings.mail ? [{ value: "email", label: "E-mail" }] : []), ...(props.session.settings.providers.sms ? [{ value: "sms", label: "Text message (Twilio)" }] : [])];
   if (m?.[1] === "new") return <AutomationEditor readonly={ro} channels={channels} />;

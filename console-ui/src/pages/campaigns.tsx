@@ -6,30 +6,7 @@ import { navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, Notice, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
 import type { PageProps } from "./page";
 import { LANGUAGES } from "../../../src/i18n/languages.js";
-
-interface Campaign {
-  campaign_id: number;
-  name: string;
-  ssid: string;
-  template: number;
-  campaign_url: string;
-  text_color: string;
-  background: string;
-  footer_text: string;
-  title_text: string;
-  custom_terms: string;
-  redirect_url: string;
-  login_options: Record<string, boolean>;
-  terms_required: number;
-  marketing_opt_in: number;
-  marketing_text: string;
-  default_language: string;
-  button_text: string;
-  translations: Record<string, Record<string, string>>;
-  /** Where the portal serves the logo; "" for none. */
-  logo_url: string;
-  last_modified: string;
-}
+import type { Campaign } from "../types";
 
 /** As the API takes it (docs/campaign-payload.md): decoded size and types. */
 const LOGO_MAX_BYTES = 200 * 1024;
@@ -209,8 +186,20 @@ function TranslationsEditor(props: { values: Values; translations: Translations;
   );
 }
 
+/** The built-in templates by what they offer (their records are named in code: CustomFormLogin). */
+const TEMPLATE_NAMES: Record<string, string> = {
+  CustomFormLogin: "Form: name and e-mail",
+  SocialLogin: "Social networks and e-mail",
+  ClickThrough: "Click-through: accept the terms",
+};
+
+/** A template's name in words: the built-ins by what they offer, another split at its capitals. */
+function templateName(name: string): string {
+  return TEMPLATE_NAMES[name] ?? name.replace(/([a-z])([A-Z])/g, "$1 $2");
+}
+
 export function CampaignsPage(props: PageProps) {
-  const m = /^\/console\/campaigns\/(new|\d+)/.exec(props.path);
+  const m = /^(new|\d+)$/.exec(props.id ?? "");
   const ro = props.session.user.readonly;
   if (m) return <CampaignDetail id={m[1] === "new" ? null : Number(m[1])} readonly={ro} settings={props.session.settings} />;
   return <CampaignList readonly={ro} />;
@@ -297,7 +286,7 @@ function CampaignDetail(props: { id: number | null; readonly: boolean; settings:
               >
                 {templates.map((t) => (
                   <option key={t.campaign_id} value={String(t.campaign_id)}>
-                    {t.name}
+                    {templateName(t.name)}
                   </option>
                 ))}
               </select>

@@ -4,26 +4,14 @@ import { get, post } from "../api";
 import { type Location, navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, Notice, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
 import type { PageProps } from "./page";
-
-interface Controller {
-  id: number;
-  name: string;
-  type: string;
-  url: string;
-  site: string;
-  auth: string;
-  tls_fingerprint: string;
-  location_ids: number[];
-  date_created: string;
-  last_modified: string;
-}
+import type { Controller } from "../types";
 
 const TYPE_NAMES: Record<string, string> = { unifi: "UniFi", omada: "Omada", ruckus: "Ruckus" };
 const typeName = (t: string) => TYPE_NAMES[t] ?? t;
 const authName = (a: string) => (a === "api_key" ? "API key" : "Username and password");
 
 export function ControllersPage(props: PageProps) {
-  const m = /^\/console\/controllers\/(new|\d+)/.exec(props.path);
+  const m = /^(new|\d+)$/.exec(props.id ?? "");
   const ro = props.session.user.readonly;
   const types = props.session.settings.controller_types;
   if (m) return <ControllerDetail id={m[1] === "new" ? null : Number(m[1])} readonly={ro} types={types} />;
@@ -198,6 +186,7 @@ function ControllerDetail(props: { id: number | null; readonly: boolean; types: 
         <dt>Pinned certificate</dt>
         <dd>{c.tls_fingerprint ? <code>{c.tls_fingerprint}</code> : "No"}</dd>
       </dl>
+      <ConnectionSection controller={c} readonly={readonly} onTested={list.reload} />
       <section aria-labelledby="edit-h">
         <h2 id="edit-h">Settings</h2>
         <Form
@@ -261,5 +250,50 @@ function ControllerDetail(props: { id: number | null; readonly: boolean; types: 
         />
       </section>
     </>
+  );
+}
+
+interface TestResult {
+  ok: boolean;
+  fault: string;
+  message: string;
+  checked_at: string;
+}
+
+/** The controller's last success or failure (a Test connection, a guest's grant, a push of the walled garden), and the Test connection button. */
+function ConnectionSection(props: { controller: Controller; readonly: boolean; onTested: () => void }) {
+  const c = props.controller;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  return (
+    <section aria-labelledby="conn-h">
+      <h2 id="conn-h">Connection</h2>
+      {c.last_checked_at === "" ? (
+        <p class="muted">Not called yet. Test the connection after saving the settings.</p>
+      ) : (
+        <Notice kind={c.last_status === "ok" ? "ok" : "error"}>
+          {c.last_status === "ok" ? "Last success" : "Last failure"} at {c.last_checked_at} UTC: {c.last_message}
+        </Notice>
+      )}
+      {error && <Notice kind="error">{error}</Notice>}
+      <button
+        type="button"
+        disabled={props.readonly || busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(undefined);
+          try {
+            await post<{ data: TestResult }>("/api/test-controller", { controller_id: c.id });
+            props.onTested();
+          } catch (err) {
+            setError(err instanceof Error ? err.message : String(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {busy ? "Testing…" : "Test connection"}
+      </button>
+    </section>
   );
 }

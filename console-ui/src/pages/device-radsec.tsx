@@ -3,26 +3,7 @@ import { useState } from "preact/hooks";
 import { get, post } from "../api";
 import type { Settings } from "../state";
 import { Notice, Table, useLoad } from "../ui";
-
-interface Certificate {
-  serial: string;
-  subject: string;
-  state: string;
-  not_before: string;
-  not_after: string;
-  issued_at: string;
-  revoked_at: string | null;
-}
-
-interface Issued {
-  certificate: string;
-  private_key: string;
-  ca_certificate: string;
-  pkcs12: string;
-  pkcs12_password: string;
-  serial: string;
-  not_after: string;
-}
+import type { Certificate, Issued } from "../types";
 
 /** Where each family enters RadSec, as its own screens name it (docs/radius.md has the sources). */
 export function radsecSteps(family: string, host: string, port: number): string[] {

@@ -6,35 +6,7 @@ import { navigate } from "../state";
 import { Form, Link, Loading, Notice, ReadOnlyNote, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
 import { RadsecSection } from "./device-radsec";
-
-interface Device {
-  id: number;
-  location_id: number;
-  model_id: string;
-  name: string;
-  mac_address: string;
-  live_status: string;
-  status: string;
-  wan_ip: string;
-  radius_secret?: string;
-}
-
-interface Model {
-  id: string;
-  vendor: string;
-  name: string;
-}
-
-/** GET /api/get-device-config's data (src/modules/context.ts DeviceConfigFile). */
-interface DeviceConfig {
-  family: string;
-  filename: string;
-  content_type: string;
-  content: string;
-  steps: string[];
-  not_carried: string[];
-  warnings: string[];
-}
+import type { Device, DeviceConfig, Model } from "../types";
 
 /** Saves `content` as a file the browser downloads. */
 function download(filename: string, contentType: string, content: string | Blob): void {
@@ -134,7 +106,7 @@ function GatewaySetup(props: { device: Device; location?: Location; settings: Se
 }
 
 export function DevicesPage(props: PageProps) {
-  const m = /^\/console\/devices\/(new|\d+)/.exec(props.path);
+  const m = /^(new|\d+)$/.exec(props.id ?? "");
   const ro = props.session.user.readonly;
   if (m) return <DeviceDetail id={m[1] === "new" ? null : Number(m[1])} readonly={ro} settings={props.session.settings} />;
   return <DeviceList readonly={ro} />;

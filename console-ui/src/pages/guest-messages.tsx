@@ -2,14 +2,7 @@
 import { get } from "../api";
 import { Loading, Table, useLoad } from "../ui";
 import { MessageLog } from "./message-log";
-
-interface Answer {
-  answer_id: number;
-  location_id: number;
-  score: number;
-  comment: string;
-  answered_at: string;
-}
+import type { SurveyAnswer as Answer } from "../types";
 
 export function GuestMessages(props: { guestId: number }) {
   const answers = useLoad(() => get<{ data: Answer[] }>("/api/survey-answer-list", { user_id: props.guestId, per_page: 1000 }), [props.guestId]);

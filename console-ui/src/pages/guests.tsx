@@ -1,4 +1,5 @@
 /** Guests: search by name, e-mail, phone or MAC, a profile with login history, and the CSV export. */
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { get, post } from "../api";
 import { type Location, daysAgo, formatBytes, formatDuration, navigate, today } from "../state";
@@ -7,51 +8,26 @@ import { GuestMessages } from "./guest-messages";
 import type { PageProps } from "./page";
 import { RetentionSection } from "./retention";
 import { LOGIN_TYPES } from "../../../src/modules/guests/login-types.js";
+import type { GuestDetail, GuestEntry } from "../types";
 
 /** A login type by its name ("E-mail", as the overview says), not the specification's code ("Muser"). */
 function loginTypeName(code: string): string {
   return LOGIN_TYPES.find((t) => t.code === code)?.series ?? code;
 }
 
-interface GuestEntry {
-  id: number;
-  full_name: string;
-  email: string;
-  phone_number: string;
-  social_network: string;
-  created_at: string;
-  updated_at: string;
-  macs: string[];
+/** A consent text as the guest read it, without its markup (terms are HTML). */
+function plainText(html: string): string {
+  return new DOMParser().parseFromString(html, "text/html").body.textContent?.trim() ?? "";
 }
 
-interface GuestDetail {
-  guest: GuestEntry & {
-    radius_session_total_time: number;
-    radius_total_bandwidth_input: number;
-    radius_total_bandwidth_output: number;
-    gender: string;
-    locale: string;
-    marketing_opt_in: number;
-    marketing_opt_in_at: string | null;
-    marketing_version: string;
-  };
-  macs: { client_mac: string; last_login_at: string }[];
-  logins: {
-    id: number;
-    logged_at: string;
-    login_type: string;
-    client_mac: string;
-    location_name: string | null;
-    browser_name: string;
-    os_name: string;
-    device_type: string;
-    terms_accepted: number;
-    marketing_opt_in: number;
-  }[];
+/** "the text of 2026-11-02", or the bare version when its text was replaced before texts were kept. */
+function versionName(version: string, texts: GuestDetail["texts"]): string {
+  const t = texts.find((x) => x.version === version);
+  return t ? `the text saved on ${t.saved_at.slice(0, 10)}` : `a text no longer on record (version ${version})`;
 }
 
 export function GuestsPage(props: PageProps) {
-  const m = /^\/console\/guests\/(\d+)/.exec(props.path);
+  const m = /^(\d+)$/.exec(props.id ?? "");
   if (m) return <GuestProfile id={Number(m[1])} readonly={props.session.user.readonly} />;
   return (
     <>
@@ -157,7 +133,9 @@ function Export() {
 function GuestProfile(props: { id: number; readonly: boolean }) {
   const g = useLoad(() => get<{ data: GuestDetail }>("/console/api/guest", { id: props.id }), [props.id]);
   if (!g.data) return g.error ? <Notice kind="error">{g.error}</Notice> : <Loading />;
-  const { guest, macs, logins } = g.data.data;
+  const { guest, macs, logins, texts } = g.data.data;
+  const marketing = texts.find((t) => t.version === guest.marketing_version);
+  const shown = texts.filter((t) => logins.some((l) => l.terms_version === t.version || l.marketing_version === t.version) || t === marketing);
   return (
     <>
       <p>
@@ -178,8 +156,9 @@ function GuestProfile(props: { id: number; readonly: boolean }) {
         <dt>Marketing</dt>
         <dd>
           {guest.marketing_opt_in_at
-            ? `${guest.marketing_opt_in === 1 ? "Opted in" : "Not opted in"} on ${guest.marketing_opt_in_at} UTC (text version ${guest.marketing_version})`
+            ? `${guest.marketing_opt_in === 1 ? "Opted in" : "Not opted in"} on ${guest.marketing_opt_in_at} UTC${guest.marketing_version ? `, to ${versionName(guest.marketing_version, texts)}` : ""}`
             : "Never asked"}
+          {marketing && <blockquote class="consent-text">{plainText(marketing.text)}</blockquote>}
         </dd>
       </dl>
       <h2>Devices (MAC addresses)</h2>
@@ -194,11 +173,26 @@ function GuestProfile(props: { id: number; readonly: boolean }) {
           loginTypeName(l.login_type),
           l.client_mac,
           [l.device_type, l.os_name, l.browser_name].filter(Boolean).join(", "),
-          l.terms_accepted === 1 ? "Accepted" : "—",
+          l.terms_accepted === 1 ? (l.terms_version ? `Accepted ${versionName(l.terms_version, texts)}` : "Accepted") : "—",
           l.marketing_opt_in === 1 ? "Opted in" : "—",
         ])}
         empty="No login."
       />
+      {shown.length > 0 && (
+        <section aria-labelledby="texts-h">
+          <h2 id="texts-h">Texts the guest was shown</h2>
+          <dl class="consent-texts">
+            {shown.map((t) => (
+              <Fragment key={t.version}>
+                <dt>{`${t.kind === "terms" ? "Terms" : "Marketing opt-in"}, saved on ${t.saved_at.slice(0, 10)}`}</dt>
+                <dd>
+                  <blockquote class="consent-text">{plainText(t.text)}</blockquote>
+                </dd>
+              </Fragment>
+            ))}
+          </dl>
+        </section>
+      )}
       <GuestMessages guestId={guest.id} />
       <section aria-labelledby="rights-h">
         <h2 id="rights-h">Data-subject rights</h2>

@@ -3,6 +3,7 @@ import { get, post } from "../api";
 import { type Location, navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
 import type { PageProps } from "./page";
+import type { Options, RadiusAttributes } from "../types";
 
 const LOCATION_FIELDS: Field[] = [
   { name: "location_name", label: "Name", required: true, maxLength: 255 },
@@ -29,24 +30,6 @@ const OPTION_FIELDS: Field[] = [
   { name: "whitelist", label: "Allowed before login (walled garden)", type: "textarea", hint: "Domains, comma-separated." },
   { name: "blacklist", label: "Blocked domains", type: "textarea", hint: "Domains, comma-separated." },
 ];
-
-interface Options {
-  session_time_limit: { state: boolean; value: number };
-  daily_bandwidth_cap: { state: boolean; value: number };
-  content_filter: { state: boolean };
-  bandwidth_throttle_upanddown: { state_up: boolean; state_down: boolean; value: { up: number; down: number } };
-  dns_server_1: string;
-  dns_server_2: string;
-  blacklist: string;
-  whitelist: string;
-}
-
-/** What RADIUS sends for the location's options, per gateway dialect in use (GET /console/api/location-radius). */
-interface RadiusAttributes {
-  devices: number;
-  daily_bandwidth_cap: number;
-  dialects: { dialect: string; families: string[]; devices: number; attributes: { name: string; value: number | string }[] }[];
-}
 
 /** The unit of each attribute we send, for the table. */
 function unitOf(name: string): string {
@@ -79,6 +62,18 @@ function RadiusTable(props: { data?: RadiusAttributes; error?: string }) {
             head={["Attribute", "Value", "Unit"]}
             rows={g.attributes.map((a) => [<code key="n">{a.name}</code>, <code key="v">{String(a.value)}</code>, unitOf(a.name)])}
           />
+          {g.filter_roles.length > 0 && (
+            <p class="muted">
+              Content filter on:{" "}
+              {g.filter_roles.map((r, i) => (
+                <span key={r.family}>
+                  {i > 0 ? "; " : ""}
+                  {r.family} also gets <code>{r.attribute}</code> = <code>{r.value}</code>
+                </span>
+              ))}
+              , the role its setup maps to the filtering resolvers.
+            </p>
+          )}
         </div>
       ))}
     </>
@@ -134,7 +129,7 @@ function optionValues(o: Options): Values {
 }
 
 export function LocationsPage(props: PageProps) {
-  const m = /^\/console\/locations\/(new|\d+)/.exec(props.path);
+  const m = /^(new|\d+)$/.exec(props.id ?? "");
   if (m) return <LocationDetail id={m[1] === "new" ? null : Number(m[1])} readonly={props.session.user.readonly} />;
   return <LocationList readonly={props.session.user.readonly} />;
 }

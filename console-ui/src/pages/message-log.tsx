@@ -2,25 +2,7 @@
 import { useState } from "preact/hooks";
 import { get } from "../api";
 import { Loading, Table, useLoad } from "../ui";
-
-export interface MessageEntry {
-  message_id: number;
-  kind: string;
-  channel: string;
-  status: string;
-  automation_id: number;
-  user_id: number;
-  location_id: number;
-  recipient: string;
-  subject: string;
-  language: string;
-  attempts: number;
-  created_at: string;
-  next_attempt_at: string;
-  finished_at: string;
-  last_error: string;
-  attempt_log: { attempted_at: string; duration_ms: number; status_code: number | null; error: string }[];
-}
+import type { MessageEntry } from "../types";
 
 const PER_PAGE = 25;
 const STATUSES = ["", "pending", "sent", "failed", "skipped", "cancelled"];

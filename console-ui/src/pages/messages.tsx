@@ -3,13 +3,7 @@ import { get, post } from "../api";
 import { Form, Loading, Notice, ReadOnlyNote, useLoad } from "../ui";
 import { MessageLog } from "./message-log";
 import type { PageProps } from "./page";
-
-interface QuickReport {
-  email: string;
-  quickreport: number;
-  frequency: string;
-  quickreport_location_id: number;
-}
+import type { QuickReport } from "../types";
 
 export function MessagesPage(props: PageProps) {
   const { user, settings } = props.session;

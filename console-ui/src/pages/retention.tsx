@@ -1,19 +1,13 @@
-/** Retention: guests not seen for N days erased automatically (set-account-retention; the account owner only). */
-import { useState } from "preact/hooks";
-import { post } from "../api";
+/** Retention: guests not seen for N days erased automatically (get/set-account-retention; the account owner sets it). */
+import { get, post } from "../api";
 import type { User } from "../state";
-import { Form, Notice } from "../ui";
-
-/**
- * The API has no read of the setting, so the console shows what the last save in this tab answered
- * (per account, kept across pages until the tab is closed).
- */
-const lastSaved = new Map<number, number>();
+import { Form, Loading, Notice, useLoad } from "../ui";
 
 export function RetentionSection(props: { user: User }) {
   const { user } = props;
   const owner = user.role === "owner";
-  const [saved, setSaved] = useState<number | undefined>(lastSaved.get(user.account_id));
+  const current = useLoad(() => get<{ retention_days: number }>("/api/get-account-retention"), []);
+  const days = current.data?.retention_days;
   return (
     <section aria-labelledby="retention-h">
       <h2 id="retention-h">Retention</h2>
@@ -22,20 +16,21 @@ export function RetentionSection(props: { user: User }) {
         guests until they are erased by hand.
       </p>
       {!owner && <Notice kind="info">Only the account's owner sets the retention period.</Notice>}
-      {saved !== undefined ? (
-        <p>{saved === 0 ? "Retention is off (saved in this session)." : `Guests not seen for ${saved} days are erased (saved in this session).`}</p>
+      {days === undefined ? (
+        <Loading error={current.error} />
       ) : (
-        <p class="muted">The service does not show the current period: saving one sets it.</p>
+        <p class="retention-now">
+          <strong>In force:</strong> {days === 0 ? "retention is off; guests are kept until erased by hand." : `guests not seen for ${days} days are erased.`}
+        </p>
       )}
       <Form
         fields={[{ name: "retention_days", label: "Erase guests not seen for (days)", type: "number", required: true, min: 0, max: 3650, hint: "0 to 3650; 0: off." }]}
-        initial={{ retention_days: saved === undefined ? "" : String(saved) }}
+        initial={{ retention_days: days === undefined ? "" : String(days) }}
         submitLabel="Save retention"
         disabled={!owner}
         submit={async (v) => {
           const r = await post<{ message: string; retention_days: number }>("/api/set-account-retention", { retention_days: String(v.retention_days ?? "").trim() });
-          lastSaved.set(user.account_id, r.retention_days);
-          setSaved(r.retention_days);
+          current.reload();
           return r.message;
         }}
       />

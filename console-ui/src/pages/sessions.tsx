@@ -7,24 +7,7 @@ import { ApiError, get, post } from "../api";
 import { type Location, formatBytes, formatDuration } from "../state";
 import { Link, Loading, Notice, ReadOnlyNote, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
-
-interface LiveSession {
-  session_id: number;
-  location_id: number;
-  social_user_id: number;
-  client_mac: string;
-  ip_address: string;
-  device_name: string;
-  started_at: string;
-  last_update: string;
-  duration: number;
-  bytes_in: number;
-  bytes_out: number;
-}
-
-interface DisconnectAnswer {
-  data: { result: "ack" | "nak" | "timeout" | "unsupported" | "no-address"; error_cause: number | null };
-}
+import type { DisconnectAnswer, LiveSession } from "../types";
 
 const OUTCOMES: Record<DisconnectAnswer["data"]["result"], string> = {
   ack: "The gateway ended the session.",
@@ -77,24 +60,19 @@ export function SessionsPage(props: PageProps) {
       ) : (
         <Table
           caption="Guests online now"
-          head={["Guest", "MAC", "Address", "Location", "Access point", "Since (UTC)", "Duration", "Down", "Up", ...(readonly ? [] : ["Actions"])]}
+          head={["Guest and device", "Address", "Location", "Access point", "Since (UTC)", "Duration", "Down / up", ...(readonly ? [] : ["Actions"])]}
           empty="Nobody is online."
           rows={sessions.data.data.map((s) => [
-            s.social_user_id ? (
-              <Link key="g" href={`/console/guests/${s.social_user_id}`}>
-                {`Guest ${s.social_user_id}`}
-              </Link>
-            ) : (
-              "—"
-            ),
-            s.client_mac,
+            <span key="g" class="stack">
+              {s.social_user_id ? <Link href={`/console/guests/${s.social_user_id}`}>{s.guest_name || `Guest ${s.social_user_id}`}</Link> : "Unknown guest"}
+              <small class="mono">{s.client_mac || "no MAC"}</small>
+            </span>,
             s.ip_address,
             names.get(s.location_id) ?? "—",
             s.device_name,
             s.started_at,
             formatDuration(s.duration),
-            formatBytes(s.bytes_out),
-            formatBytes(s.bytes_in),
+            `${formatBytes(s.bytes_out)} / ${formatBytes(s.bytes_in)}`,
             ...(readonly
               ? []
               : [

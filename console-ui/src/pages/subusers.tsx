@@ -7,19 +7,7 @@ import { get, post } from "../api";
 import type { Location } from "../state";
 import { ConfirmButton, Form, Loading, Notice, Table, type Values, useLoad } from "../ui";
 import type { PageProps } from "./page";
-
-interface SubUser {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone_number: string;
-  readonly: number;
-  quickreport: number;
-  quickreport_location_id: number | null;
-  disabled: number;
-  location_ids: number[];
-}
+import type { SubUser } from "../types";
 
 const PASSWORD_HINT = "At least 10 characters.";
 

@@ -5,22 +5,7 @@ import { ChartBlock } from "../charts";
 import { type Location, daysAgo, today } from "../state";
 import { Link, Loading, Notice, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
-
-interface Scores {
-  categories: string[];
-  answers: number[];
-  average: (number | null)[];
-  nps: (number | null)[];
-  totals: { answers: number; average: number | null; nps: number | null };
-}
-
-interface Answer {
-  answer_id: number;
-  user_id: number;
-  score: number;
-  comment: string;
-  answered_at: string;
-}
+import type { Scores, SurveyAnswer as Answer } from "../types";
 
 export function SurveysPage(_props: PageProps) {
   const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);

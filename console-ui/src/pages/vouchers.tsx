@@ -4,37 +4,13 @@ import { get, post } from "../api";
 import { type Location, formatBytes, navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, Notice, ReadOnlyNote, Table, useLoad } from "../ui";
 import type { PageProps } from "./page";
-
-interface Batch {
-  batch_id: number;
-  location_ids: number[];
-  count: number;
-  duration: number;
-  data_cap: number;
-  bandwidth_up: number;
-  bandwidth_down: number;
-  devices_per_code: number;
-  expires: string;
-  created_at: string;
-  unused: number;
-  revoked: number;
-}
-
-interface Voucher {
-  voucher_id: number;
-  code: string;
-  status: string;
-  first_used_at: string;
-  ends_at: string;
-  devices_used: number;
-  bytes_used: number;
-}
+import type { Batch, Voucher } from "../types";
 
 const STATUSES = ["", "unused", "active", "used_up", "expired", "revoked"];
 const PER_PAGE = 100;
 
 export function VouchersPage(props: PageProps) {
-  const m = /^\/console\/vouchers\/(\d+)/.exec(props.path);
+  const m = /^(\d+)$/.exec(props.id ?? "");
   const ro = props.session.user.readonly;
   if (m) return <BatchDetail id={Number(m[1])} readonly={ro} />;
   return <BatchList readonly={ro} />;
@@ -53,7 +29,7 @@ const limitText = (b: Batch) =>
 function BatchList(props: { readonly: boolean }) {
   const batches = useLoad(() => get<{ data: Batch[]; total: number }>("/api/voucher-batch-list", { per_page: 100 }), []);
   const locations = useLoad(() => get<{ data: Location[] }>("/api/location-list"), []);
-  const [created, setCreated] = useState<number | undefined>();
+  const [created, setCreated] = useState<{ id: number; warnings: string[] } | undefined>();
   const names = new Map((locations.data?.data ?? []).map((l) => [l.id, l.name]));
   const fields: Field[] = [
     ...(locations.data?.data ?? []).map((l) => ({ name: `loc_${l.id}`, label: `Valid at ${l.name}`, type: "checkbox" as const })),
@@ -92,9 +68,14 @@ function BatchList(props: { readonly: boolean }) {
       <h2>New batch</h2>
       {created !== undefined && (
         <Notice kind="ok">
-          Batch {created} created. <Link href={`/console/vouchers/${created}`}>Open it to print the codes.</Link>
+          Batch {created.id} created. <Link href={`/console/vouchers/${created.id}`}>Open it to print the codes.</Link>
         </Notice>
       )}
+      {created?.warnings.map((w) => (
+        <Notice key={w} kind="warn">
+          {w}
+        </Notice>
+      ))}
       {locations.data && locations.data.data.length === 0 ? (
         <Notice kind="warn">Create a location first: codes work at the locations you choose.</Notice>
       ) : (
@@ -107,7 +88,7 @@ function BatchList(props: { readonly: boolean }) {
             const ids = (locations.data?.data ?? []).filter((l) => v[`loc_${l.id}`] === true).map((l) => l.id);
             const num = (k: string) => (typeof v[k] === "string" && v[k] !== "" ? Number(v[k]) : undefined);
             const kbps = (k: string) => (num(k) === undefined ? undefined : Math.round(((num(k) as number) * 1000) / 8));
-            const r = await post<{ batch_id: number }>("/api/create-voucher-batch", {
+            const r = await post<{ batch_id: number; warnings: string[] }>("/api/create-voucher-batch", {
               location_ids: ids.join(","),
               count: num("count"),
               duration: num("duration"),
@@ -117,7 +98,7 @@ function BatchList(props: { readonly: boolean }) {
               bandwidth_up: kbps("bandwidth_up_kbps"),
               expires: typeof v.expires === "string" && v.expires !== "" ? v.expires : undefined,
             });
-            setCreated(r.batch_id);
+            setCreated({ id: r.batch_id, warnings: r.warnings });
             batches.reload();
             return "Created.";
           }}

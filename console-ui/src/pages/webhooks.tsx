@@ -4,28 +4,7 @@ import { get, post } from "../api";
 import { type Location, navigate } from "../state";
 import { ConfirmButton, type Field, Form, Link, Loading, Notice, ReadOnlyNote, Table, type Values, useLoad } from "../ui";
 import type { PageProps } from "./page";
-
-interface Webhook {
-  webhook_id: number;
-  url: string;
-  events: string[];
-  location_ids: number[];
-  date_created: string;
-  last_modified: string;
-}
-
-interface Delivery {
-  delivery_id: number;
-  message_id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  created_at: string;
-  next_attempt_at: string;
-  finished_at: string;
-  last_status_code: number | null;
-  last_error: string;
-}
+import type { Delivery, Webhook } from "../types";
 
 const PER_PAGE = 20;
 const STATUSES = ["", "pending", "delivered", "failed"];
@@ -35,7 +14,7 @@ const eventField = (e: string) => `ev_${e.replace(/\W/g, "_")}`;
 const when = (iso: string) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$|Z$/, "") : "—");
 
 export function WebhooksPage(props: PageProps) {
-  const m = /^\/console\/webhooks\/(new|\d+)/.exec(props.path);
+  const m = /^(new|\d+)$/.exec(props.id ?? "");
   const ro = props.session.user.readonly;
   const events = props.session.settings.webhook_events;
   // The secret of a webhook just created, kept here so that the webhook's own page can show it this once.

@@ -15,6 +15,14 @@ export const arubaConfig: DeviceConfigWriter = (input) => {
       { title: "Configuration > Security > Authentication Servers > New (RADIUS)", lines: radiusLines(input) },
       { title: "Configuration > Security > Walled Garden > Whitelist", lines: [`Domains: ${listOrNone(g.walledGarden)}`] },
       { title: "Configuration > Security > Walled Garden > Blacklist", lines: [`Domains: ${listOrNone(g.blocked)}`] },
+      ...(g.filterRole
+        ? [
+            {
+              title: `Configuration > Security > Roles > New: ${g.filterRole} (RADIUS assigns it as Aruba-User-Role when content_filter is on)`,
+              lines: [`Access rules: allow DNS (udp 53) to ${g.dns.join(", ")} only; deny udp 53 and tcp 853 to any other; then allow all`],
+            },
+          ]
+        : []),
     ],
     ["Enter the values above in the Instant WebUI (or the ArubaOS controller's equivalent profiles).", "Add the AP's MAC to the portal URL as apmac when a controller (not Instant) sends guests."],
     g.dns.length > 0 ? [`${g.filter ? "content_filter" : "dns_server_1/2"}: set the guest VLAN's DHCP scope's DNS servers to ${g.dns.join(", ")}`] : [],

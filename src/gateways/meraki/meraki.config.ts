@@ -19,6 +19,14 @@ export const merakiConfig: DeviceConfigWriter = (input) => {
       },
       { title: "Wireless > Splash page", lines: [`Custom splash URL: ${input.location.portalUrl}`] },
       { title: "Sign-on with my RADIUS server: RADIUS servers", lines: radiusLines(input) },
+      ...(g.filterRole
+        ? [
+            {
+              title: `Network-wide > Group policies > Add: ${g.filterRole} (RADIUS sends it as Filter-Id when content_filter is on; Access control > RADIUS attribute specifying group policy name: Filter-Id)`,
+              lines: [`Layer 3 firewall: allow UDP 53 to ${g.dns.join(", ")}; deny UDP 53 and TCP 853 to Any`],
+            },
+          ]
+        : []),
     ],
     [
       "Enter the values above in the Meraki dashboard: Meraki's walled garden, splash page and RADIUS servers are set there, not by the service.",

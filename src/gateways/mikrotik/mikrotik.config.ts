@@ -39,16 +39,24 @@ export const mikrotikConfig: DeviceConfigWriter = (input) => {
   );
   for (const host of grant.walledGarden) add(`/ip hotspot walled-garden add dst-host=${rosString(host)} comment=${TAG}`);
   add("", `/ip firewall nat remove [find comment=${TAG}]`);
-  if (grant.dns.length > 0) {
-    // Guests' DNS queries go to the grant's servers (the filtering resolvers when the filter is on).
-    const to = grant.dns.filter((ip) => !ip.includes(":"))[0];
-    if (to) {
-      for (const proto of ["udp", "tcp"]) {
-        add(`/ip firewall nat add chain=dstnat hotspot=auth protocol=${proto} dst-port=53 action=dst-nat to-addresses=${to} comment=${TAG}`);
-      }
+  const to = grant.dns.filter((ip) => !ip.includes(":"))[0];
+  if (to && grant.filterRole) {
+    // The content filter as a role: RADIUS's Mikrotik-Address-List puts each guest's address in this
+    // list for the session; the list's DNS goes to the filtering resolvers, DNS over TLS is refused.
+    add(`# Content filter: RADIUS adds each guest to the address list ${grant.filterRole} (Mikrotik-Address-List); their DNS goes to the filtering resolvers.`);
+    for (const proto of ["udp", "tcp"]) {
+      add(`/ip firewall nat add chain=dstnat src-address-list=${grant.filterRole} protocol=${proto} dst-port=53 action=dst-nat to-addresses=${to} comment=${TAG}`);
+    }
+  } else if (to) {
+    // Guests' DNS queries go to the location's servers.
+    for (const proto of ["udp", "tcp"]) {
+      add(`/ip firewall nat add chain=dstnat hotspot=auth protocol=${proto} dst-port=53 action=dst-nat to-addresses=${to} comment=${TAG}`);
     }
   }
   add("", `/ip firewall filter remove [find comment=${TAG}]`, `/ip firewall address-list remove [find list=${TAG}-blocked]`);
+  if (to && grant.filterRole) {
+    add(`/ip firewall filter add chain=forward src-address-list=${grant.filterRole} protocol=tcp dst-port=853 action=reject reject-with=tcp-reset comment=${TAG}`);
+  }
   const exact = grant.blocked.filter((h) => !h.startsWith("*."));
   for (const host of exact) add(`/ip firewall address-list add list=${TAG}-blocked address=${rosString(host)}`);
   if (exact.length > 0) add(`/ip firewall filter add chain=forward hotspot=auth dst-address-list=${TAG}-blocked action=reject reject-with=icmp-network-unreachable comment=${TAG}`);

@@ -71,7 +71,7 @@ interface Call {
   rule: OutboundRule;
 }
 
-function send(c: Call, method: "GET" | "POST", path: string, json?: unknown, headers: Record<string, string> = {}): Promise<ControllerResponse> {
+function send(c: Call, method: "GET" | "POST" | "PATCH", path: string, json?: unknown, headers: Record<string, string> = {}): Promise<ControllerResponse> {
   return controllerRequest({ method, url: `${c.access.url}${path}`, json, headers, fingerprint: c.access.tlsFingerprint, timeoutMs: c.timeoutMs, rule: c.rule });
 }
 
@@ -122,4 +122,82 @@ export async function omadaAuthorize(c: Call, state: OmadaState, clientMac: stri
     c.session.loggedIn = false;
     throw new ControllerError("rejected", "the controller did not authorise the client", answerOf(res));
   }
+}
+
+/**
+ * A session of the controller's web API (v2) as an administrator, for the site's settings: the
+ * hotspot operator API has no call for them. `POST /<omadacId>/api/v2/login` answers the CSRF
+ * token (sent as `Csrf-Token` and `?token=`) with the session cookie; `GET /<omadacId>/api/v2/sites`
+ * lists the sites by `id` and `name`. Described by omada-api-toolkit's API reference
+ * (https://github.com/spectator81-png/omada-api-toolkit/blob/main/API-REFERENCE.md) and TP-Link's
+ * Open API guide (`PortalAccessControlOpenApiVO`); checked on no hardware.
+ */
+interface AdminSession {
+  jar: CookieJar;
+  token: string;
+  siteId: string;
+}
+
+async function adminSession(c: Call): Promise<AdminSession> {
+  const creds = c.access.credentials;
+  if (!("username" in creds)) throw new ControllerError("refused", "an Omada controller needs a username and password");
+  if (!c.session.controllerId) await login(c);
+  const id = c.session.controllerId;
+  const res = await send(c, "POST", `/${id}/api/v2/login`, { username: creds.username, password: creds.password });
+  const body = jsonOf(res);
+  if (res.status !== 200 || body?.errorCode !== 0 || typeof body?.result?.token !== "string") {
+    throw new ControllerError("refused", "the account lets guests in, but cannot sign in as a site administrator (needed to change the site's Pre-Authentication Access)", answerOf(res));
+  }
+  const jar = new CookieJar();
+  jar.take(res.headers);
+  const token = body.result.token as string;
+  const sites = await send(c, "GET", `/${id}/api/v2/sites?currentPage=1&currentPageSize=1000&token=${encodeURIComponent(token)}`, undefined, { ...jar.header(), "csrf-token": token });
+  const list: { id?: unknown; name?: unknown }[] = jsonOf(sites)?.result?.data ?? [];
+  if (sites.status !== 200 || jsonOf(sites)?.errorCode !== 0) throw new ControllerError("rejected", "the controller did not list its sites", answerOf(sites));
+  const wanted = c.access.site.toLowerCase();
+  const site = list.find((s) => typeof s.name === "string" && s.name.toLowerCase() === wanted);
+  if (!site || typeof site.id !== "string" || !CONTROLLER_ID_RE.test(site.id)) throw new ControllerError("site", `the controller has no site "${c.access.site}"`, answerOf(sites));
+  return { jar, token, siteId: site.id };
+}
+
+/** Test connection: the controller's id, the hotspot operator's login (what each guest's grant needs), then the site as an administrator. Throws ControllerError. */
+export async function omadaCheck(c: Call): Promise<string> {
+  c.session.loggedIn = false;
+  await login(c);
+  await adminSession(c);
+  return `signed in (controller ${c.session.controllerId}), site "${c.access.site}" found`;
+}
+
+interface PreAuthPolicy {
+  type?: number;
+  url?: string;
+  [k: string]: unknown;
+}
+
+/**
+ * Sets the portal's Pre-Authentication Access (`/<omadacId>/api/v2/sites/<siteId>/setting/accessControl`,
+ * read with GET, written with PATCH and the whole object): URL entries (`type` 2) for `hosts`, the
+ * ones this service pushed before (`previous`) removed, the venue's own entries (IP ranges, other
+ * URLs) and the authentication-free clients kept. Throws ControllerError.
+ */
+export async function omadaSetAllowances(c: Call, hosts: readonly string[], previous: readonly string[]): Promise<void> {
+  const admin = await adminSession(c);
+  const path = `/${c.session.controllerId}/api/v2/sites/${admin.siteId}/setting/accessControl?token=${encodeURIComponent(admin.token)}`;
+  const headers = { ...admin.jar.header(), "csrf-token": admin.token };
+  const read = await send(c, "GET", path, undefined, headers);
+  const current = jsonOf(read)?.result;
+  if (read.status !== 200 || jsonOf(read)?.errorCode !== 0 || typeof current !== "object" || current === null) {
+    throw new ControllerError("rejected", "the controller did not answer the site's Pre-Authentication Access", answerOf(read));
+  }
+  const own = new Set([...previous, ...hosts].map((h) => h.toLowerCase()));
+  const kept = ((current.preAuthAccessPolicies ?? []) as PreAuthPolicy[]).filter((p) => !(p.type === 2 && typeof p.url === "string" && own.has(p.url.toLowerCase())));
+  const policies = [...kept.map(({ idInt: _id, ...p }) => p), ...hosts.map((url) => ({ type: 2, url }))];
+  const body = {
+    preAuthAccessEnable: policies.length > 0,
+    preAuthAccessPolicies: policies,
+    freeAuthClientEnable: current.freeAuthClientEnable === true,
+    freeAuthClientPolicies: current.freeAuthClientPolicies ?? [],
+  };
+  const res = await send(c, "PATCH", path, body, headers);
+  if (res.status !== 200 || jsonOf(res)?.errorCode !== 0) throw new ControllerError("rejected", "the controller did not take the Pre-Authentication Access", answerOf(res));
 }

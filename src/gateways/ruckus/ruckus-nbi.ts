@@ -156,3 +156,14 @@ export async function nbiLogin(call: NbiCall, gw: RuckusNbiState, credential: { 
   if (code === 201 || code === 101) return code;
   throw failure(code, answer);
 }
+
+/**
+ * Test connection: a Decrypt of a value no AP wrote. The interface checks the request password
+ * first (306 when wrong); any other code means it was reached and took the password. The
+ * interface has no sites (the zone comes with each redirect). Throws ControllerError.
+ */
+export async function nbiCheck(call: NbiCall): Promise<string> {
+  const { code, answer } = await nbiRequest(call, { RequestCategory: "GetConfig", RequestType: "Decrypt", Data: "ENC00000000" });
+  if (code === 306) throw new ControllerError("refused", "the northbound interface refused the password (306)", answer);
+  return `the northbound interface answered ${code} (${NBI_CODES[code] ?? "unknown code"}) and took the password`;
+}

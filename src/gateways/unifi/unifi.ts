@@ -38,6 +38,69 @@ export function newUnifiSession(): UnifiSession {
   return { jar: new CookieJar(), csrf: "", loggedIn: false };
 }
 
+/**
+ * A call on the site's Network API with the session of earlier calls, renewed once when the
+ * controller has forgotten it (401). A wrong site answers `api.err.NoSiteContext` (HTTP 400).
+ */
+async function siteCall(c: Call, method: "GET" | "POST", rest: string, json?: unknown): Promise<ControllerResponse> {
+  if (!c.session.loggedIn) await login(c);
+  let res = await send(c, method, sitePath(c, rest), json, commandHeaders(c));
+  if (res.status === 401 && !("apiKey" in c.access.credentials)) {
+    c.session.loggedIn = false;
+    await login(c);
+    res = await send(c, method, sitePath(c, rest), json, commandHeaders(c));
+  }
+  const updated = res.headers["x-updated-csrf-token"];
+  if (typeof updated === "string" && updated) c.session.csrf = updated;
+  if (res.status === 401 || res.status === 403) {
+    c.session.loggedIn = false;
+    throw new ControllerError("refused", "apiKey" in c.access.credentials ? "the controller refused the API key" : "the controller refused the credentials", answerOf(res));
+  }
+  if (jsonOf(res)?.meta?.msg === "api.err.NoSiteContext") throw new ControllerError("site", `the controller has no site "${c.access.site}"`, answerOf(res));
+  if (res.status !== 200 || jsonOf(res)?.meta?.rc !== "ok") throw new ControllerError("rejected", `the controller refused ${method} ${rest}`, answerOf(res));
+  return res;
+}
+
+/**
+ * Test connection: reaches the controller (flavour), signs in, and reads the site
+ * (`GET /api/s/<site>/self`, Art-of-WiFi's UniFi-API-client `list_self`:
+ * https://github.com/Art-of-WiFi/UniFi-API-client/blob/master/src/Client.php). Throws ControllerError.
+ */
+export async function unifiCheck(c: Call): Promise<string> {
+  await siteCall(c, "GET", "self");
+  return `signed in (${"apiKey" in c.access.credentials ? "API key" : c.session.flavour === "os" ? "UniFi OS" : "classic Network application"}), site "${c.access.site}" found`;
+}
+
+/** The `allowed_subnet_<n>` entries of a guest_access setting, in order of n. */
+function allowancesOf(setting: Record<string, unknown>): { slots: number; values: string[] } {
+  const found: [number, string][] = [];
+  for (const [k, v] of Object.entries(setting)) {
+    const m = /^allowed_subnet_(\d{1,3})$/.exec(k);
+    if (m && typeof v === "string") found.push([Number(m[1]), v.trim()]);
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  return { slots: found.reduce((n, [i]) => Math.max(n, i), 0), values: found.map(([, v]) => v).filter((v) => v !== "") };
+}
+
+/**
+ * Sets the Hotspot Portal's Pre-Authorization Allowances (the guest_access setting's
+ * `allowed_subnet_<n>`, which take host names as well as subnets): the venue's own entries are
+ * kept, the ones this service pushed before (`previous`) are replaced by `hosts`. Read with
+ * `GET /api/s/<site>/get/setting/guest_access`, written with `POST /api/s/<site>/set/setting/guest_access`
+ * (UniFi-API-client's `set_guestlogin_settings_base`,
+ * https://github.com/Art-of-WiFi/UniFi-API-client/blob/master/src/Client.php). Throws ControllerError.
+ */
+export async function unifiSetAllowances(c: Call, hosts: readonly string[], previous: readonly string[]): Promise<void> {
+  const read = await siteCall(c, "GET", "get/setting/guest_access");
+  const setting = (jsonOf(read)?.data ?? []).find((d: { key?: string }) => d?.key === "guest_access") ?? {};
+  const current = allowancesOf(setting);
+  const own = new Set([...previous, ...hosts].map((h) => h.toLowerCase()));
+  const next = [...current.values.filter((v) => !own.has(v.toLowerCase())), ...hosts];
+  const body: Record<string, string> = {};
+  for (let i = 1; i <= Math.max(next.length, current.slots); i++) body[`allowed_subnet_${i}`] = next[i - 1] ?? "";
+  await siteCall(c, "POST", "set/setting/guest_access", body);
+}
+
 export interface UnifiGrant {
   /** Client MAC, canonical. */
   mac: string;
@@ -90,10 +153,15 @@ async function login(c: Call): Promise<void> {
   s.loggedIn = true;
 }
 
-function commandPath(c: Call): string {
+/** A path of the site's Network API: under `/proxy/network` on UniFi OS (and with an API key). */
+function sitePath(c: Call, rest: string): string {
   const site = encodeURIComponent(c.access.site);
   const os = "apiKey" in c.access.credentials || c.session.flavour === "os";
-  return `${os ? "/proxy/network" : ""}/api/s/${site}/cmd/stamgr`;
+  return `${os ? "/proxy/network" : ""}/api/s/${site}/${rest}`;
+}
+
+function commandPath(c: Call): string {
+  return sitePath(c, "cmd/stamgr");
 }
 
 function commandHeaders(c: Call): Record<string, string> {

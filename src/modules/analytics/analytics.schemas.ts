@@ -36,3 +36,29 @@ export const AnalyticsSeriesResponse = Type.Object({
   ),
   categories: Type.Array(Type.String({ description: "YYYY-MM-DD: the day, or the first day of the bucket inside the range." })),
 });
+
+/** Longest range the console's overview asks for at once (three years), so a request stays O(days) with a bound. */
+export const OVERVIEW_MAX_DAYS = 1096;
+
+const Series = (description: string) => Type.Array(Type.Integer(), { description: `${description}, one number per day.` });
+
+/** What the console's overview shows for one location or several over a range of days (overview.service.ts). */
+export const Overview = Type.Object({
+  days: Type.Array(Type.String(), { description: "The days, YYYY-MM-DD, in each location's own time zone." }),
+  logins: Type.Array(
+    Type.Object({ type: Type.String({ description: "The login type's code (Muser)." }), name: Type.String({ description: "Its name (E-mail)." }), data: Type.Array(Type.Integer()) }),
+    { description: "One series per login type, in the order of login-types.ts." },
+  ),
+  visits: Series("Distinct guests connected (as get-visits)"),
+  newGuests: Series("Of those, guests connecting at the location for the first time"),
+  returningGuests: Series("Visits by guests seen before (visits - new)"),
+  usageBytes: Series("Octets used, in and out (RADIUS accounting)"),
+  hours: Type.Array(Type.Integer(), { description: "Logins by local weekday and hour: 168 numbers, index weekday * 24 + hour, Monday first." }),
+  totals: Type.Object({
+    logins: Type.Integer(),
+    visits: Type.Integer(),
+    newGuests: Type.Integer(),
+    returningGuests: Type.Integer(),
+    usageBytes: Type.Integer(),
+  }),
+});

@@ -4,32 +4,17 @@
  * and the same closed-days cache as get-social-logins and get-visits, so that the numbers are exactly
  * theirs for the same days; one read of each aggregate per request, whatever the number of locations.
  */
+import type { Static } from "@sinclair/typebox";
 import type { Ctx } from "../context.js";
+import type { Overview as OverviewSchema } from "./analytics.schemas.js";
 import { daysBetween } from "../guests/local-day.js";
 import { LOGIN_TYPES } from "../guests/login-types.js";
 import type { ClosedDaysCache } from "./closed-days-cache.js";
 import { type CountKind, WIDTH, dailyCounts } from "./daily-counts.js";
 import { hourOfWeekCounts } from "./hour-of-week.js";
 
-/** Longest range the console asks for at once (three years), so a request stays O(days) with a bound. */
-export const OVERVIEW_MAX_DAYS = 1096;
-
-export interface Overview {
-  days: string[];
-  /** One series per login type (in the order of login-types.ts), one number per day. */
-  logins: { type: string; name: string; data: number[] }[];
-  /** Distinct guests connected per day (as get-visits). */
-  visits: number[];
-  /** Of those, guests connecting at the location for the first time. */
-  newGuests: number[];
-  /** Visits by guests seen before (visits - new). */
-  returningGuests: number[];
-  /** Octets used per day, in and out (RADIUS accounting). */
-  usageBytes: number[];
-  /** Logins by local weekday and hour: 168 numbers, index weekday * 24 + hour, Monday first. */
-  hours: number[];
-  totals: { logins: number; visits: number; newGuests: number; returningGuests: number; usageBytes: number };
-}
+/** The overview's answer: its TypeBox schema (analytics.schemas.ts) is the one source of its shape. */
+export type Overview = Static<typeof OverviewSchema>;
 
 export async function overview(
   ctx: Ctx,

@@ -10,6 +10,7 @@ import type { LocationRow } from "../locations/locations.repository.js";
 import { logoFileName, storedLogo } from "./campaign-logo.js";
 import { type CampaignPayload, type ConsentSettings, LOGIN_METHODS, type LoginMethod, type SpecLoginMethod, parsePayload } from "./campaign-payload.js";
 import type { CampaignRow } from "./campaigns.repository.js";
+import { consentTextsOf } from "./consent-texts.js";
 import type { CampaignRecord } from "./campaigns.schemas.js";
 
 const flag = (on: boolean) => (on ? "1" : "0");
@@ -141,19 +142,23 @@ export async function saveCampaign(
   const now = nowDatetime();
   const values = { name, ssid: payload.ssid, payload: JSON.stringify(payload), last_modified: now };
   const campaigns = ctx.repos.campaigns;
-  if ("update" in target) {
-    await campaigns.update(ctx.db, base.id, values);
-    return { row: (await campaigns.findById(ctx.db, base.id))!, created: false };
-  }
-  const id = await campaigns.insert(ctx.db, {
-    ...values,
-    account_id: accountId,
-    // 72 random bits: unguessable and, in practice, never repeated (the column is unique anyway).
-    filename: `c-${randomBytes(9).toString("base64url")}.html`,
-    date_created: now,
-    deleted: 0,
+  // The texts by version with the campaign, so that a guest's recorded version always finds its text.
+  return inTransaction(ctx.db, async (trx) => {
+    await ctx.repos.consentTexts.keep(trx, consentTextsOf(payload), now);
+    if ("update" in target) {
+      await campaigns.update(trx, base.id, values);
+      return { row: (await campaigns.findById(trx, base.id))!, created: false };
+    }
+    const id = await campaigns.insert(trx, {
+      ...values,
+      account_id: accountId,
+      // 72 random bits: unguessable and, in practice, never repeated (the column is unique anyway).
+      filename: `c-${randomBytes(9).toString("base64url")}.html`,
+      date_created: now,
+      deleted: 0,
+    });
+    return { row: (await campaigns.findById(trx, id))!, created: true };
   });
-  return { row: (await campaigns.findById(ctx.db, id))!, created: true };
 }
 
 /** Soft delete of an own live campaign; it stops being the default of any location. */

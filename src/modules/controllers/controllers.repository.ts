@@ -47,6 +47,21 @@ export function createControllerRepository() {
       if (controllerId !== null) await db.insertInto("location_controllers").values({ location_id: locationId, controller_id: controllerId }).execute();
     },
 
+    /** The locations a controller serves. */
+    async locationIdsOf(db: DB, controllerId: number): Promise<number[]> {
+      const rows = await db.selectFrom("location_controllers").select("location_id").where("controller_id", "=", controllerId).orderBy("location_id").execute();
+      return rows.map((r) => r.location_id);
+    },
+
+    async findById(db: DB, id: number): Promise<ControllerRow | undefined> {
+      return db.selectFrom("controllers").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    /** What the service last heard from the controller; `pushed`: the allowances it now holds from this service. */
+    async recordStatus(db: DB, id: number, status: { last_status: string; last_message: string; last_checked_at: string; pushed_allowances?: string }): Promise<void> {
+      await db.updateTable("controllers").set(status).where("id", "=", id).execute();
+    },
+
     /** The controller that lets the guests of a location in, if any. */
     async findForLocation(db: DB, locationId: number): Promise<ControllerRow | undefined> {
       return db

@@ -50,6 +50,8 @@ export function controllerRoutes(api: ApiRouter<Ctx>): void {
       const credentials = controllers.credentialsOf(input, stored);
       if ("missing" in credentials) throw new Error("credentials were checked");
       const { row, created } = await controllers.saveController(ctx, key, caller.accountId, input, credentials, r.controller_id);
+      // New credentials or address: the walled garden of its locations is pushed again once this commits.
+      for (const locationId of await ctx.repos.controllers.locationIdsOf(ctx.db, row.id)) ctx.controllerSync?.pushAfterCommit(ctx, locationId, config);
       const [record] = (await controllers.listControllers(ctx, caller.accountId)).filter((c) => c.id === row.id);
       return ok({
         message: created ? "Controller has been successfully created." : "Controller has been successfully updated.",
@@ -87,6 +89,26 @@ export function controllerRoutes(api: ApiRouter<Ctx>): void {
 
   api.route({
     method: "POST",
+    url: "/api/test-controller",
+    summary: "Test connection: call the controller and say what failed (unreachable, certificate mismatch, wrong credentials, wrong site)",
+    description:
+      "Connects to the controller as a guest's grant does (address rule, pinned certificate, timeout), signs in, and checks the site (UniFi: the site's `self`; Omada: the hotspot operator's login, then the site as an administrator; RUCKUS: the northbound interface's password). " +
+      "The outcome is stored on the controller (last_status, last_message, last_checked_at in controller-list) and answered; a failing controller is still answered with status success and ok false.",
+    tags,
+    access: "write",
+    // The controller's answer may take CONTROLLER_TIMEOUT_MS: no transaction held meanwhile.
+    transaction: false,
+    params: S.TestControllerParams,
+    refs: { controller_id: ownedController.one() },
+    response: S.TestControllerResponse,
+    handler: async ({ ctx, config }, _p, r) => {
+      if (!ctx.controllerSync) throw new Error("the app has no controller calls");
+      return ok({ data: await ctx.controllerSync.test(ctx, r.controller_id.id, config) });
+    },
+  });
+
+  api.route({
+    method: "POST",
     url: "/api/location-assign-controller",
     summary: "Let a controller authorise the guests of a location (controller_id 0 removes it)",
     tags: ["Locations"],
@@ -94,8 +116,9 @@ export function controllerRoutes(api: ApiRouter<Ctx>): void {
     params: S.AssignControllerParams,
     refs: { location_id: liveLocation.one("update"), controller_id: ownedController.optionalOne() },
     response: S.MessageResponse,
-    handler: async ({ ctx }, _p, r) => {
+    handler: async ({ ctx, config }, _p, r) => {
       await controllers.assignController(ctx, r.location_id, r.controller_id);
+      ctx.controllerSync?.pushAfterCommit(ctx, r.location_id.id, config);
       return ok({
         message: r.controller_id ? "Controller has been successfully assigned to Location." : "Controller has been successfully removed from Location.",
       });

@@ -42,6 +42,9 @@ export const ControllerRecord = Type.Object({
   auth: Type.String({ description: "password (username and password are set) or api_key. The credentials themselves are never returned." }),
   tls_fingerprint: Type.String({ description: "Pinned SHA-256 of the certificate, 64 upper-case hex digits, or empty." }),
   location_ids: Type.Array(Type.Integer(), { description: "Locations whose guests this controller lets in." }),
+  last_status: Type.String({ description: "What the service last heard from the controller (Test connection, a guest's grant, a push of the walled garden): ok, unreachable, timeout, certificate, refused (wrong credentials), site (wrong site), rejected, forbidden; empty before the first call." }),
+  last_message: Type.String({ description: "The same in words." }),
+  last_checked_at: Type.String({ description: "When, UTC (YYYY-MM-DD HH:MM:SS); empty before the first call." }),
   date_created: Type.String(),
   last_modified: Type.String(),
 });
@@ -66,3 +69,15 @@ export const AssignControllerParams = Type.Object({
 });
 
 export const MessageResponse = Type.Object({ status: Success, message: Type.String() });
+
+export const TestControllerParams = Type.Object({ identifier: F.identifier(), controller_id: F.id("Controller to call.") });
+
+export const TestControllerResponse = Type.Object({
+  status: Success,
+  data: Type.Object({
+    ok: Type.Boolean({ description: "Whether the controller was reached, took the credentials and has the site." }),
+    fault: Type.String({ description: "ok, or what failed: unreachable, timeout, certificate, refused (wrong credentials), site (wrong site), rejected, forbidden." }),
+    message: Type.String({ description: "What was found, in words." }),
+    checked_at: Type.String({ description: "When, UTC (YYYY-MM-DD HH:MM:SS)." }),
+  }),
+});

@@ -25,6 +25,9 @@ export interface ControllerAccess {
   credentials: ControllerCredentials;
   /** Changes whenever the record does: a session of an older version is not reused. */
   version: string;
+  /** What the service last heard from it ("ok", a fault, or "") and when ("" before the first call). */
+  lastStatus?: string;
+  lastCheckedAt?: string;
 }
 
 /** A RUCKUS northbound interface has no site: the zone comes with each guest's redirect. */
@@ -138,10 +141,8 @@ export async function assignController(ctx: Ctx, location: LocationRow, controll
   await ctx.repos.controllers.assign(ctx.db, location.id, controller?.id ?? null);
 }
 
-/** The controller of a location with its credentials opened, or undefined when it has none (or they cannot be opened). */
-export async function controllerOfLocation(ctx: Ctx, key: Buffer, locationId: number): Promise<ControllerAccess | undefined> {
-  const row = await ctx.repos.controllers.findForLocation(ctx.db, locationId);
-  if (!row) return undefined;
+/** A controller with its credentials opened, or undefined when they cannot be opened. */
+export function controllerAccessOf(key: Buffer, row: ControllerRow): ControllerAccess | undefined {
   const credentials = openCredentials(key, row);
   if (!credentials) return undefined;
   return {
@@ -152,7 +153,15 @@ export async function controllerOfLocation(ctx: Ctx, key: Buffer, locationId: nu
     tlsFingerprint: row.tls_fingerprint,
     credentials,
     version: `${row.last_modified}/${row.credentials.slice(-16)}`,
+    lastStatus: row.last_status,
+    lastCheckedAt: row.last_checked_at,
   };
+}
+
+/** The controller of a location with its credentials opened, or undefined when it has none (or they cannot be opened). */
+export async function controllerOfLocation(ctx: Ctx, key: Buffer, locationId: number): Promise<ControllerAccess | undefined> {
+  const row = await ctx.repos.controllers.findForLocation(ctx.db, locationId);
+  return row ? controllerAccessOf(key, row) : undefined;
 }
 
 export function toControllerRecord(row: ControllerRow, locationIds: number[]) {
@@ -166,6 +175,9 @@ export function toControllerRecord(row: ControllerRow, locationIds: number[]) {
     auth: row.auth,
     tls_fingerprint: row.tls_fingerprint,
     location_ids: locationIds,
+    last_status: row.last_status,
+    last_message: row.last_message,
+    last_checked_at: row.last_checked_at,
     date_created: row.date_created,
     last_modified: row.last_modified,
   };

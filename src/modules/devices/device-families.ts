@@ -56,6 +56,14 @@ export interface CoaSupport {
   change: boolean;
 }
 
+/**
+ * The Access-Accept attribute by which a family's gateway puts a guest in a filter role (the
+ * content filter): RouterOS adds the guest's address to the named address list
+ * (Mikrotik-Address-List, FreeRADIUS dictionary.mikrotik 19), Aruba assigns the user role
+ * (Aruba-User-Role, dictionary.aruba 1), Meraki applies the group policy of that name (Filter-Id, RFC 2865).
+ */
+export type FilterRoleAttribute = "Mikrotik-Address-List" | "Aruba-User-Role" | "Filter-Id";
+
 export interface DeviceFamily {
   id: FamilyId;
   /** What an operator calls it. */
@@ -64,16 +72,18 @@ export interface DeviceFamily {
   handoffs: readonly HandoffId[];
   radius: RadiusDialect;
   coa: CoaSupport | undefined;
+  /** How RADIUS hands the content filter's role; undefined: the family takes the filter as DNS servers only. */
+  filterRole?: FilterRoleAttribute;
 }
 
 export const DEVICE_FAMILIES: Readonly<Record<FamilyId, DeviceFamily>> = Object.freeze({
   coova: { id: "coova", name: "CoovaChilli", handoffs: ["coova"], radius: "chillispot", coa: { port: 3799, change: true } },
   openwrt: { id: "openwrt", name: "OpenWrt (CoovaChilli or openNDS)", handoffs: ["coova", "opennds"], radius: "chillispot", coa: { port: 3799, change: true } },
-  meraki: { id: "meraki", name: "Cisco Meraki (click-through, or sign-on splash with RADIUS)", handoffs: ["meraki", "meraki-signon"], radius: "wispr", coa: undefined },
+  meraki: { id: "meraki", name: "Cisco Meraki (click-through, or sign-on splash with RADIUS)", handoffs: ["meraki", "meraki-signon"], radius: "wispr", coa: undefined, filterRole: "Filter-Id" },
   unifi: { id: "unifi", name: "Ubiquiti UniFi", handoffs: ["unifi"], radius: "wispr", coa: undefined },
   omada: { id: "omada", name: "TP-Link Omada", handoffs: ["omada"], radius: "wispr", coa: undefined },
-  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", handoffs: ["mikrotik"], radius: "mikrotik", coa: { port: 3799, change: true } },
-  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", handoffs: ["aruba"], radius: "wispr", coa: { port: 3799, change: true } },
+  mikrotik: { id: "mikrotik", name: "MikroTik RouterOS HotSpot", handoffs: ["mikrotik"], radius: "mikrotik", coa: { port: 3799, change: true }, filterRole: "Mikrotik-Address-List" },
+  aruba: { id: "aruba", name: "HPE Aruba Networking (ArubaOS, Instant)", handoffs: ["aruba"], radius: "wispr", coa: { port: 3799, change: true }, filterRole: "Aruba-User-Role" },
   ruckus: {
     id: "ruckus",
     name: "RUCKUS (ZoneDirector, Unleashed, SmartZone, RUCKUS One)",

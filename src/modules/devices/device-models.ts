@@ -1,4 +1,4 @@
-import { type CoaSupport, DEVICE_FAMILIES, FALLBACK_DIALECT, type FamilyId, type RadiusDialect } from "./device-families.js";
+import { type CoaSupport, DEVICE_FAMILIES, FALLBACK_DIALECT, type FamilyId, type FilterRoleAttribute, type RadiusDialect } from "./device-families.js";
 
 /**
  * The shipped catalogue of access points and gateways that can send guests to an external captive
@@ -42,6 +42,12 @@ export function findDeviceModel(id: string): DeviceModel | undefined {
 }
 
 /** The RADIUS dialect of a device's model (the fallback for a model_id outside the catalogue). */
+/** How a model's gateway takes the content filter's role from RADIUS; undefined: it does not. */
+export function filterRoleAttributeOf(modelId: string): FilterRoleAttribute | undefined {
+  const model = BY_ID.get(modelId);
+  return model ? DEVICE_FAMILIES[model.family].filterRole : undefined;
+}
+
 export function radiusDialectOf(modelId: string): RadiusDialect {
   const model = BY_ID.get(modelId);
   return model ? DEVICE_FAMILIES[model.family].radius : FALLBACK_DIALECT;

@@ -114,7 +114,9 @@ export function deviceRoutes(api: ApiRouter<Ctx>): void {
       "and what the service sets through the controller. The file carries the device's RADIUS secret: read-only sub-users cannot read it. " +
       "The device must be assigned to a location (docs/gateways.md).",
     tags,
+    // "write": the file holds the secret. No transaction: a controller family's walled garden is pushed to its controller meanwhile.
     access: "write",
+    transaction: false,
     params: S.DeviceIdParams,
     refs: { device_id: ownedDevice.one() },
     checks: [

@@ -8,6 +8,7 @@
 import { Readable } from "node:stream";
 import type { Ctx } from "../context.js";
 import { csvRow } from "./csv.js";
+import { LOGIN_TYPES } from "./login-types.js";
 import type { GuestExportRow } from "./guests.repository.js";
 import type { GuestListQuery } from "./guests.service.js";
 
@@ -23,6 +24,7 @@ export const EXPORT_COLUMNS = [
   "location_id",
   "location",
   "login_type",
+  "login_type_name",
   "first_seen_utc",
   "last_seen_utc",
   "visits",
@@ -74,6 +76,9 @@ export async function openGuestExport(ctx: Ctx, accountId: number, q: GuestListQ
   return { stream: Readable.from(chunks(), { objectMode: false }) };
 }
 
+/** The login type's name beside its code (E-mail beside Muser), as the console shows it. */
+const LOGIN_TYPE_NAMES = new Map<string, string>(LOGIN_TYPES.map((t) => [t.code, t.series]));
+
 function rowText(r: GuestExportRow, locationId: number, locationName: string): string {
   return csvRow([
     r.guest_id,
@@ -84,6 +89,7 @@ function rowText(r: GuestExportRow, locationId: number, locationName: string): s
     locationId,
     locationName,
     r.social_network,
+    LOGIN_TYPE_NAMES.get(r.social_network) ?? r.social_network,
     r.first_login_at,
     r.last_login_at ?? "",
     Number(r.visit_days),

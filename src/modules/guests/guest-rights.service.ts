@@ -68,6 +68,8 @@ export async function eraseGuest(ctx: ErasureCtx, g: GuestRow, at: Date = new Da
   if (g.social_network === ERASED_NETWORK) return false;
   return inTransaction(ctx.db, async (trx) => {
     await ctx.radius.deleteGuestCredentials(trx, g.id);
+    // Passpoint credentials: gone, so that none authenticates as the guest or ties its devices together again.
+    await ctx.repos.passpoint.deleteGuestCredentials(trx, g.id);
     await ctx.repos.guestRights.erase(trx, g, toDbDatetime(at));
     await enqueueEvent(trx, g.account_id, "guest.erased", { guest_id: g.id, erased_at: toDbDatetime(at) }, null, at);
     return true;

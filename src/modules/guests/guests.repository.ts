@@ -308,7 +308,9 @@ export function createGuestRepository() {
           "l.os_name",
           "l.device_type",
           "l.terms_accepted",
+          "l.terms_version",
           "l.marketing_opt_in",
+          "l.marketing_version",
         ])
         .where("l.guest_id", "=", guestId)
         .orderBy("l.id", "desc")

@@ -125,6 +125,18 @@ export function guestRoutes(api: ApiRouter<rights.ErasureCtx>): void {
   });
 
   api.route({
+    method: "GET",
+    url: "/api/get-account-retention",
+    summary: "The guest retention period in force for the caller's account (0: off)",
+    description: "What set-account-retention last set; every user of the account may read it, the owner alone sets it.",
+    tags,
+    access: "read",
+    params: S.GetRetentionParams,
+    response: S.GetRetentionResponse,
+    handler: async ({ ctx, caller }) => ok({ retention_days: await rights.retentionOf(ctx, caller.accountId) }),
+  });
+
+  api.route({
     method: "POST",
     url: "/api/set-account-retention",
     summary: "Erase guests automatically when not seen for retention_days (0: off)",

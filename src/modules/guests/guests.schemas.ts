@@ -12,7 +12,7 @@ export const GUEST_LIST_MAX_DAYS = 90;
 export const SocialNetwork = Type.Union(
   LOGIN_TYPE_CODES.map((c) => Type.Literal(c)),
   {
-    description: "Login type: FBUser, Cuser, IGuser, TWuser, Twilio, FWuser, Muser (and LIuser for LinkedIn, Vuser for vouchers).",
+    description: "Login type: FBUser, Cuser, IGuser, TWuser, Twilio, FWuser, Muser (and LIuser for LinkedIn, Vuser for vouchers, PPuser for a device that joined with its Passpoint credential).",
     "x-error": "oneOf",
     "x-values": LOGIN_TYPE_CODES,
   },
@@ -168,4 +168,9 @@ export const RetentionParams = Type.Object({
   }),
 });
 
+export const GetRetentionParams = Type.Object({ identifier: F.identifier() });
+export const GetRetentionResponse = Type.Object({
+  status: Success,
+  retention_days: Type.Integer({ description: "The period in force: guests not seen for this many days are erased; 0: off." }),
+});
 export const RetentionResponse = Type.Object({ status: Success, message: Type.String(), retention_days: Type.Integer() });

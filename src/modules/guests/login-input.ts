@@ -51,6 +51,11 @@ export interface LoginInput {
   loginType: LoginType;
   /** The guest's identity within the login type: the network's user id, or the e-mail / phone for forms. */
   identity: string;
+  /**
+   * The guest the login is of when it is known by another login type (a Passpoint login is of the
+   * guest who logged in at the portal by e-mail): its social_network and network_user_id.
+   */
+  guestOf?: { loginType: string; identity: string };
   profile: GuestProfileInput;
   /** Canonical client MAC (upper case, colons), or "" when the gateway did not give one. */
   clientMac: string;
@@ -155,7 +160,11 @@ export function planLogin(input: LoginInput): LoginPlan {
   return {
     at,
     now,
-    guestKey: { account_id: input.accountId, social_network: input.loginType, network_user_id: input.identity.trim().toLowerCase().slice(0, 255) },
+    guestKey: {
+      account_id: input.accountId,
+      social_network: input.guestOf?.loginType ?? input.loginType,
+      network_user_id: (input.guestOf?.identity ?? input.identity).trim().toLowerCase().slice(0, 255),
+    },
     guestSet,
     login: {
       account_id: input.accountId,

@@ -199,6 +199,8 @@ export async function setSessionAndBandwidth(ctx: Ctx, location: LocationRow, s:
     blacklist: s.blacklist ?? current.blacklist,
     updated_at: nowDatetime(),
   });
+  // The walled garden (whitelist) reaches a UniFi or Omada controller's allowances once this commits.
+  ctx.controllerSync?.pushAfterCommit(ctx, location.id, config);
   const control = ctx.sessionControl;
   if (!control) return;
   const limits = {

@@ -5,6 +5,8 @@ export interface LiveSessionRow {
   id: number;
   location_id: number;
   guest_id: number | null;
+  guest_name: string | null;
+  guest_email: string | null;
   client_mac: string;
   framed_ip: string | null;
   device_id: number;
@@ -57,10 +59,13 @@ export function createSessionRepository() {
       return (await db
         .selectFrom("radius_sessions as s")
         .innerJoin("devices as d", "d.id", "s.device_id")
+        .leftJoin("guests as g", "g.id", "s.guest_id")
         .select([
           "s.id",
           "s.location_id",
           "s.guest_id",
+          "g.full_name as guest_name",
+          "g.email as guest_email",
           "s.client_mac",
           "s.framed_ip",
           "s.device_id",

@@ -28,6 +28,7 @@ export const LiveSession = Type.Object({
   session_id: Type.Integer(),
   location_id: Type.Integer(),
   social_user_id: Type.Integer({ description: "The guest; 0 when the session could not be tied to one (e.g. a MAC never seen at a login)." }),
+  guest_name: Type.String({ description: "The guest's name as given at a login, else the guest's e-mail address, else \"\" (no guest, or a guest who gave neither)." }),
   client_mac: Type.String({ description: "The guest device's MAC (Calling-Station-Id) as XX:XX:XX:XX:XX:XX, or \"\"." }),
   ip_address: Type.String({ description: "The guest's address on the gateway's network (Framed-IP-Address), or \"\" until reported." }),
   device_id: Type.Integer({ description: "The access point or gateway reporting the session." }),

@@ -36,6 +36,7 @@ export async function listLiveSessions(ctx: Ctx, q: LiveSessionQuery) {
       session_id: r.id,
       location_id: r.location_id,
       social_user_id: r.guest_id ?? 0,
+      guest_name: r.guest_name || r.guest_email || "",
       client_mac: r.client_mac,
       ip_address: r.framed_ip ?? "",
       device_id: r.device_id,

@@ -12,12 +12,23 @@ export interface VoucherListFilter {
   locationId?: number;
   status?: string;
   code?: string;
+  /** A scoped sub-user's locations: only codes of batches valid at none but these. */
+  scope?: number[] | null;
 }
 
 export interface VoucherListRow extends VoucherRow {
   devices_used: number | string;
   bytes_used: number | string;
   status: string;
+}
+
+/**
+ * The batch (its id in column `ref`) is valid at none but the locations of `scope`, a scoped
+ * sub-user's: a batch that also works at another location is another's, as another account's is.
+ */
+function batchInScope(ref: string, scope: number[]) {
+  if (scope.length === 0) return sql<boolean>`1 = 0`;
+  return sql<boolean>`not exists (select 1 from voucher_batch_locations sbl where sbl.batch_id = ${sql.ref(ref)} and sbl.location_id not in (${sql.join(scope)}))`;
 }
 
 /** Rows per insert: 4 values each, far below SQLite's and PostgreSQL's parameter limits. */
@@ -50,6 +61,7 @@ export function createVoucherRepository() {
       );
     }
     if (f.status !== undefined) q = q.where(statusAt(now), "=", f.status);
+    if (f.scope) q = q.where(batchInScope("v.batch_id", f.scope));
     return q;
   }
 
@@ -78,15 +90,17 @@ export function createVoucherRepository() {
       return out;
     },
 
-    async findOwnedBatches(db: DB, accountId: number, ids: number[], lock?: RowLock): Promise<VoucherBatchRow[]> {
+    async findOwnedBatches(db: DB, accountId: number, ids: number[], lock?: RowLock, scope: number[] | null = null): Promise<VoucherBatchRow[]> {
       if (ids.length === 0) return [];
-      const q = db.selectFrom("voucher_batches").selectAll().where("account_id", "=", accountId).where("id", "in", ids).orderBy("id");
+      let q = db.selectFrom("voucher_batches").selectAll().where("account_id", "=", accountId).where("id", "in", ids).orderBy("id");
+      if (scope) q = q.where(batchInScope("voucher_batches.id", scope));
       return withRowLock(db, q, lock).execute();
     },
 
-    async findOwnedVouchers(db: DB, accountId: number, ids: number[], lock?: RowLock): Promise<VoucherRow[]> {
+    async findOwnedVouchers(db: DB, accountId: number, ids: number[], lock?: RowLock, scope: number[] | null = null): Promise<VoucherRow[]> {
       if (ids.length === 0) return [];
-      const q = db.selectFrom("vouchers").selectAll().where("account_id", "=", accountId).where("id", "in", ids).orderBy("id");
+      let q = db.selectFrom("vouchers").selectAll().where("account_id", "=", accountId).where("id", "in", ids).orderBy("id");
+      if (scope) q = q.where(batchInScope("vouchers.batch_id", scope));
       return withRowLock(db, q, lock).execute();
     },
 
@@ -100,8 +114,8 @@ export function createVoucherRepository() {
       return db.selectFrom("voucher_batch_locations").select(["batch_id", "location_id"]).where("batch_id", "in", batchIds).orderBy("location_id").execute();
     },
 
-    async listBatches(db: DB, accountId: number, offset: number, limit: number) {
-      return db
+    async listBatches(db: DB, accountId: number, offset: number, limit: number, scope: number[] | null = null) {
+      let q = db
         .selectFrom("voucher_batches as b")
         .selectAll("b")
         .select((eb) => [
@@ -114,15 +128,15 @@ export function createVoucherRepository() {
             .as("unused"),
           eb.selectFrom("vouchers as v").select(eb.fn.countAll<number>().as("n")).whereRef("v.batch_id", "=", "b.id").where("v.revoked_at", "is not", null).as("revoked"),
         ])
-        .where("b.account_id", "=", accountId)
-        .orderBy("b.id", "desc")
-        .offset(offset)
-        .limit(limit)
-        .execute();
+        .where("b.account_id", "=", accountId);
+      if (scope) q = q.where(batchInScope("b.id", scope));
+      return q.orderBy("b.id", "desc").offset(offset).limit(limit).execute();
     },
 
-    async countBatches(db: DB, accountId: number): Promise<number> {
-      const r = await db.selectFrom("voucher_batches").select((eb) => eb.fn.countAll<number>().as("n")).where("account_id", "=", accountId).executeTakeFirst();
+    async countBatches(db: DB, accountId: number, scope: number[] | null = null): Promise<number> {
+      let q = db.selectFrom("voucher_batches").select((eb) => eb.fn.countAll<number>().as("n")).where("account_id", "=", accountId);
+      if (scope) q = q.where(batchInScope("voucher_batches.id", scope));
+      const r = await q.executeTakeFirst();
       return Number(r?.n ?? 0);
     },
 

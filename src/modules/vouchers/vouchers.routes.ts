@@ -41,12 +41,14 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
         devicesPerCode: p.devices_per_code ?? 1,
         expires: p.expires ?? null,
       });
+      const warnings = vouchers.voucherWarnings(await vouchers.venuesOf(ctx, r.location_ids));
       return ok({
         message: "Voucher batch has been created successfully.",
         batch_id: batch.batch_id,
         data: batch,
         codes,
         sheet_url: `${config.publicUrl}/api/voucher-sheet?batch_id=${batch.batch_id}`,
+        warnings,
       });
     },
   });
@@ -59,7 +61,7 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
     access: "read",
     params: S.VoucherBatchListParams,
     response: S.VoucherBatchListResponse,
-    handler: async ({ ctx, caller }, p) => ok(await vouchers.listVoucherBatches(ctx, caller.accountId, p.page ?? 1, p.per_page ?? S.DEFAULT_VOUCHER_PAGE)),
+    handler: async ({ ctx, caller }, p) => ok(await vouchers.listVoucherBatches(ctx, caller.accountId, p.page ?? 1, p.per_page ?? S.DEFAULT_VOUCHER_PAGE, caller.locationScope)),
   });
 
   api.route({
@@ -79,6 +81,7 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
         locationId: p.location_id,
         status: p.status,
         code: p.code === undefined ? undefined : vouchers.codeFilter(p.code),
+        scope: caller.locationScope,
       };
       const { data, total } = await vouchers.listVouchers(ctx, caller.accountId, filter, page, perPage);
       return ok({ data, total, page, per_page: perPage });
@@ -117,9 +120,12 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
     refs: { batch_id: ownBatch.one() },
     response: S.VoucherSheetResponse,
     produces: ["text/html"],
-    handler: async ({ ctx, reply }, p, r) => {
+    handler: async ({ ctx, caller, reply }, p, r) => {
       const batch = r.batch_id;
-      const codes = await vouchers.printableCodes(ctx, batch.id);
+      const [codes, venues] = await Promise.all([
+        vouchers.printableCodes(ctx, batch.id),
+        vouchers.batchLocationRows(ctx, caller.accountId, batch.id).then((rows) => vouchers.venuesOf(ctx, rows)),
+      ]);
       const tr = translator(p.language ?? "en");
       const details = [tr.t("voucher.minutes", { minutes: batch.duration_minutes })];
       if (batch.devices_per_code > 1) details.push(tr.t("voucher.devices", { devices: batch.devices_per_code }));
@@ -127,6 +133,7 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
       const html = voucherSheetHtml({
         tr,
         title: tr.t("voucher.title"),
+        venues,
         details,
         codes,
         paper: p.paper ?? "a4",
@@ -136,7 +143,7 @@ export function voucherRoutes(api: ApiRouter<Ctx>): void {
         .header("content-type", "text/html; charset=utf-8")
         .header("content-disposition", `inline; filename="vouchers-${batch.id}.html"`)
         .header("cache-control", "no-store")
-        .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
+        .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:");
       return Readable.from([html]);
     },
   });

@@ -56,6 +56,9 @@ export const CreateVoucherBatchResponse = Type.Object({
   data: VoucherBatch,
   codes: Type.Array(Type.String({ description: "A code as printed (4K7MP-XRT9C)." })),
   sheet_url: Type.String({ description: "The printable sheet of the batch (voucher-sheet)." }),
+  warnings: Type.Array(Type.String(), {
+    description: "Why the codes will not work at some of the batch's locations yet (their login page does not offer the voucher login); empty when they work everywhere.",
+  }),
 });
 
 export const VoucherBatchListParams = Type.Object({

@@ -8,6 +8,8 @@
 import type { Static } from "@sinclair/typebox";
 import { toDbDatetime } from "../../db/time.js";
 import { inTransaction } from "../../db/transaction.js";
+import { parsePayload } from "../campaigns/campaign-payload.js";
+import { campaignShownAt } from "../campaigns/campaigns.service.js";
 import type { Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
 import { formatVoucherCode, newVoucherCode, normalizeVoucherCode } from "./voucher-codes.js";
@@ -73,9 +75,15 @@ export async function createVoucherBatch(ctx: Ctx, accountId: number, locations:
   });
 }
 
-export async function listVoucherBatches(ctx: Ctx, accountId: number, page: number, perPage: number): Promise<{ data: BatchOut[]; total: number }> {
+export async function listVoucherBatches(
+  ctx: Ctx,
+  accountId: number,
+  page: number,
+  perPage: number,
+  scope: number[] | null = null,
+): Promise<{ data: BatchOut[]; total: number }> {
   const repo = ctx.repos.vouchers;
-  const [rows, total] = await Promise.all([repo.listBatches(ctx.db, accountId, (page - 1) * perPage, perPage), repo.countBatches(ctx.db, accountId)]);
+  const [rows, total] = await Promise.all([repo.listBatches(ctx.db, accountId, (page - 1) * perPage, perPage, scope), repo.countBatches(ctx.db, accountId, scope)]);
   const locations = await repo.batchLocations(ctx.db, rows.map((r) => r.id));
   return {
     data: rows.map((r) =>
@@ -210,4 +218,42 @@ export async function voucherLimits(ctx: Ctx, voucherId: number, at = new Date()
   if (v.revoked_at !== null) return "revoked";
   if (v.ends_at === null) return "unknown";
   return limitsOf(ctx, v, now, at, v.ends_at);
+}
+
+/** What a batch's sheet and its creation say of each of its locations: the login page shown there. */
+export interface Venue {
+  name: string;
+  /** The network name the location's login page (its campaign) gives. */
+  ssid: string;
+  /** The campaign's logo as a data URL (checked when written), or "". */
+  logo: string;
+  campaign: string;
+  /** The page offers the voucher login: without it guests there have nowhere to type a code. */
+  offersVouchers: boolean;
+}
+
+export async function venuesOf(ctx: Ctx, locations: LocationRow[]): Promise<Venue[]> {
+  return Promise.all(
+    locations.map(async (l) => {
+      const campaign = await campaignShownAt(ctx, l);
+      const payload = parsePayload(campaign.payload);
+      return { name: l.name, ssid: payload.ssid, logo: payload.logo, campaign: campaign.name, offersVouchers: payload.login_options.voucher === true };
+    }),
+  );
+}
+
+/** Why codes of a new batch will not work at some of its locations (the batch is created all the same). */
+export function voucherWarnings(venues: Venue[]): string[] {
+  return venues
+    .filter((v) => !v.offersVouchers)
+    .map(
+      (v) =>
+        `The login page of ${v.name} (campaign ${v.campaign}) does not offer the voucher login, so guests there have nowhere to enter a code: turn on "Voucher code" in that campaign.`,
+    );
+}
+
+/** The batch's locations, for its sheet. */
+export async function batchLocationRows(ctx: Ctx, accountId: number, batchId: number): Promise<LocationRow[]> {
+  const ids = (await ctx.repos.vouchers.batchLocations(ctx.db, [batchId])).map((r) => r.location_id);
+  return ctx.repos.locations.findOwnedLive(ctx.db, accountId, ids);
 }

@@ -10,8 +10,8 @@
  */
 import { type RawBuilder, sql } from "kysely";
 import type { DB } from "../../db/database.js";
-import { dialectOf } from "../../db/dialect.js";
 import { outboxWritten } from "../../db/outbox.js";
+import { PreparedQuery } from "../../db/prepared-query.js";
 import { ReadCache } from "../../db/read-cache.js";
 
 export const WEBHOOK_EVENTS = ["guest.login", "session.start", "session.stop", "guest.erased", "guest.consent"] as const;
@@ -42,12 +42,12 @@ async function accountHasWebhooks(root: DB, via: DB, accountId: number): Promise
 }
 
 /**
- * PostgreSQL logins: whether the one-statement login needs its webhook CTE. On SQLite (where every
- * write empties caches) the insert runs every time: it finds no webhook at the cost of one index probe.
+ * Whether the account may have a webhook (false only when none is live): PostgreSQL logins leave
+ * out their webhook CTE, accounting skips the outbox insert. Cached with the catalogue rows (on
+ * SQLite too, where only catalogue writes, or another connection's commit, drop it).
  * `via`: the transaction the caller holds, if any (the look-up then runs in it).
  */
 export async function mayHaveWebhooks(db: DB, accountId: number, via: DB = db): Promise<boolean> {
-  if (dialectOf(db) !== "postgres") return true;
   return accountHasWebhooks(db, via, accountId);
 }
 
@@ -55,10 +55,21 @@ export function envelope(type: WebhookEvent, at: Date, data: Record<string, unkn
   return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }
 
-function subscribedFilter(type: WebhookEvent, locationId: number | null | undefined) {
-  const byLocation = locationId == null ? sql`true` : sql`(w.location_ids = '' or w.location_ids like ${`%,${locationId},%`})`;
-  return sql`w.deleted = 0 and w.events like ${`%,${type},%`} and ${byLocation}`;
-}
+const ENQUEUE_KEYS = ["type", "payload", "nowMs", "accountId", "typeLike"] as const;
+const outboxInsert = (p: Record<(typeof ENQUEUE_KEYS)[number], never>) =>
+  sql`insert into webhook_deliveries (webhook_id, account_id, event_type, payload, created_ms, next_attempt_ms)
+    select w.id, w.account_id, ${p.type}, ${p.payload}, ${p.nowMs}, ${p.nowMs}
+    from webhooks w where w.account_id = ${p.accountId} and w.deleted = 0 and w.events like ${p.typeLike}`;
+
+/**
+ * The outbox insert, built once per database and then only bound (accounting queues a session.start
+ * per new session: compiling a Kysely query for each cost more than running it). Two texts: for an
+ * event of a location (webhooks of that location or of all), and for one of none (every subscriber).
+ */
+const ENQUEUE_AT_LOCATION = new PreparedQuery([...ENQUEUE_KEYS, "locationLike"], (db, p) => ({
+  compile: () => sql`${outboxInsert(p)} and (w.location_ids = '' or w.location_ids like ${p.locationLike})`.compile(db),
+}));
+const ENQUEUE_ANYWHERE = new PreparedQuery(ENQUEUE_KEYS, (db, p) => ({ compile: () => outboxInsert(p).compile(db) }));
 
 /**
  * Queues `type` for every webhook of the account that subscribes to it (and, when `locationId` is
@@ -75,10 +86,9 @@ export async function enqueueEvent(
 ): Promise<number> {
   // The outbox's clock is the wall clock (retries count from when the event was queued); `at` is the event's time.
   const nowMs = Date.now();
-  const result = await sql`insert into webhook_deliveries (webhook_id, account_id, event_type, payload, created_ms, next_attempt_ms)
-    select w.id, w.account_id, ${type}, ${envelope(type, at, data)}, ${nowMs}, ${nowMs}
-    from webhooks w where w.account_id = ${accountId} and ${subscribedFilter(type, locationId)}`.execute(db);
-  const queued = Number(result.numAffectedRows ?? 0);
+  const values = { type, payload: envelope(type, at, data), nowMs, accountId, typeLike: `%,${type},%` };
+  const queued =
+    locationId == null ? await ENQUEUE_ANYWHERE.run(db, values) : await ENQUEUE_AT_LOCATION.run(db, { ...values, locationLike: `%,${locationId},%` });
   if (queued > 0) outboxWritten(db, "webhook_deliveries");
   return queued;
 }

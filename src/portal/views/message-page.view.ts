@@ -16,10 +16,13 @@ function stateFields(state: string, lang: string) {
  * browsers that do not. In a captive network assistant nothing moves on by itself: the page says
  * the guest is online, and the assistant (which now sees the internet) offers to close.
  */
-export function connectedPage(p: { texts: PageTexts; nonce: string; continueUrl: string; goTo?: string; inAssistant?: boolean }): string {
+export function connectedPage(p: { texts: PageTexts; nonce: string; continueUrl: string; goTo?: string; inAssistant?: boolean; passpoint?: { href: string; ssid: string } }): string {
   const t = p.texts.tr.t;
   const body = html`<h1>${t("connected.heading")}</h1>
 <p role="status">${t("connected.status", { named: p.texts.ssid ? "yes" : "no", ssid: p.texts.ssid })}</p>
+${p.passpoint ? html`<section class="method" aria-labelledby="passpoint-h"><h2 id="passpoint-h">${t("passpoint.offer")}</h2>
+<p>${t("passpoint.offerBody", { ssid: p.passpoint.ssid })}</p>
+<p><a id="passpoint-link" href="${p.passpoint.href}">${t("passpoint.offerLink")}</a></p></section>` : ""}
 ${p.continueUrl ? html`<p><a href="${p.continueUrl}">${t("connected.continue")}</a></p>` : ""}`;
   return layout({
     tr: p.texts.tr,
@@ -29,7 +32,8 @@ ${p.continueUrl ? html`<p><a href="${p.continueUrl}">${t("connected.continue")}<
     footer: p.texts.footer,
     logo: p.texts.logo,
     body,
-    refreshTo: p.inAssistant ? undefined : p.goTo,
+    // Not while it offers Passpoint: the guest would be taken away from the offer.
+    refreshTo: p.inAssistant || p.passpoint ? undefined : p.goTo,
   });
 }
 

@@ -7,7 +7,7 @@ import { createLocation, login } from "../guests/guests-fixtures.js";
 
 const CHI = "America/Chicago";
 const SYD = "Australia/Sydney";
-const SERIES = ["Facebook", "Custom", "Instagram", "Twitter", "SMS", "Click-through", "E-mail", "LinkedIn", "Voucher"];
+const SERIES = ["Facebook", "Custom", "Instagram", "Twitter", "SMS", "Click-through", "E-mail", "LinkedIn", "Voucher", "Passpoint"];
 
 type Series = { name: string; data: number[] };
 const byName = (series: Series[]) => Object.fromEntries(series.map((s) => [s.name, s.data]));

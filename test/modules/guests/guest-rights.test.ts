@@ -23,6 +23,7 @@ const GUEST_DATA_TABLES = [
   "guest_locations",
   "guest_macs",
   "logins",
+  "passpoint_credentials",
   "portal_credentials",
   "portal_grants",
   "radius_sessions",
@@ -131,6 +132,14 @@ for (const dialect of DIALECTS) {
       await t.db.insertInto("message_attempts").values({ message_id: message, channel: "email", attempted_ms: now, duration_ms: 10, status_code: 250, error: null }).execute();
       await t.db.insertInto("survey_answers").values({ account_id: t.accountId, message_id: message, automation_id: 1, guest_id: guestA, location_id: loc, score: 8, comment: "Erin liked it", answered_at: "2026-03-02 16:00:00", local_day: "2026-03-02" }).execute();
       await t.db.insertInto("consent_events").values({ account_id: t.accountId, guest_id: guestA, marketing_opt_in: 0, source: "one-click", message_id: message, changed_at: "2026-03-02 17:00:00" }).execute();
+      // A Passpoint credential the guest's phone joins with (EAP-TTLS): erased with the guest.
+      const passpoint = await t.call("POST", "create-or-update-passpoint", { location_ids: String(loc), ssid: "Cafe Secure", domain: "wifi.cafe.example", realm: "cafe.example" });
+      assert.equal(passpoint.statusCode, 200, JSON.stringify(passpoint.body));
+      const configId = (await t.db.selectFrom("passpoint_configs").select("id").where("account_id", "=", t.accountId).executeTakeFirstOrThrow()).id;
+      await t.db
+        .insertInto("passpoint_credentials")
+        .values({ account_id: t.accountId, guest_id: guestA, config_id: configId, location_id: loc, kind: "ttls", username: "pp-erinerasable01@cafe.example", serial: null, fingerprint_sha256: null, certificate: null, cui: "cui-erin-erasable", issued_at: "2026-03-02 15:00:00", expires_at: "2027-03-02 15:00:00", revoked_at: null, last_used_at: null })
+        .execute();
       await t.db.insertInto("sms_opt_outs").values({ phone_number: PHONE_A, opted_out_at: "2026-03-02 17:00:00" }).execute();
     });
     after(async () => t?.close());
@@ -200,7 +209,7 @@ for (const dialect of DIALECTS) {
         if (cols.includes("guest_id") || cols.includes("client_mac")) holding.push(table);
         const rows = await allRows(t, table);
         const text = JSON.stringify(rows);
-        for (const secret of [EMAIL_A, PHONE_A, MAC_A, MAC_A2, "Erin Erasable", "10.1.0.77", "portal-user-a", "cred-a"]) {
+        for (const secret of [EMAIL_A, PHONE_A, MAC_A, MAC_A2, "Erin Erasable", "10.1.0.77", "portal-user-a", "cred-a", "pp-erinerasable01", "cui-erin-erasable"]) {
           assert.equal(text.includes(secret), false, `${table} still holds ${secret}`);
         }
         if (cols.includes("guest_id")) assert.equal(rows.filter((r) => Number(r.guest_id) === guestA).length, 0, `${table} still names guest ${guestA}`);

@@ -13,7 +13,7 @@ import { createLocation, login } from "./guests-fixtures.js";
 
 const CHI = "America/Chicago";
 const TYO = "Asia/Tokyo";
-const HEADER = "social_user_id,name,email,phone,mac,location_id,location,login_type,first_seen_utc,last_seen_utc,visits,data_used_bytes,marketing_opt_in,marketing_opt_in_utc,marketing_version";
+const HEADER = "social_user_id,name,email,phone,mac,location_id,location,login_type,login_type_name,first_seen_utc,last_seen_utc,visits,data_used_bytes,marketing_opt_in,marketing_opt_in_utc,marketing_version";
 
 /** RFC 4180 parser (CRLF rows, quoted cells with doubled quotes), strict: anything else throws. */
 function parseCsv(text: string): string[][] {
@@ -242,6 +242,7 @@ for (const dialect of DIALECTS) {
         location_id: String(chicago),
         location: "Chicago, Loop",
         login_type: "Cuser",
+        login_type_name: "Custom",
         first_seen_utc: "2026-03-01 03:30:00",
         last_seen_utc: "2026-03-05 15:00:00",
         visits: "2",
@@ -253,6 +254,7 @@ for (const dialect of DIALECTS) {
       const cyRow = rows.find((r) => r.social_user_id === String(cy))!;
       assert.equal(cyRow.first_seen_utc, "2026-02-20 01:00:00", "first seen is the first login there, before the range");
       assert.equal(cyRow.login_type, "Twilio");
+      assert.equal(cyRow.login_type_name, "SMS");
       assert.equal(cyRow.visits, "1");
       assert.equal(cyRow.data_used_bytes, "0");
     });

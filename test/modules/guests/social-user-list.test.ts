@@ -112,7 +112,7 @@ for (const dialect of DIALECTS) {
         campaign_id: ["The campaign_id must be an integer."],
         from_date: ["The from_date field is required."],
         to_date: ["The to_date is not a valid date."],
-        social_network: ["The social_network must be one of: FBUser, Cuser, IGuser, TWuser, Twilio, FWuser, Muser, LIuser, Vuser."],
+        social_network: ["The social_network must be one of: FBUser, Cuser, IGuser, TWuser, Twilio, FWuser, Muser, LIuser, Vuser, PPuser."],
       });
     });
 

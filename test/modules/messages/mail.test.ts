@@ -16,7 +16,7 @@ import { DIALECTS } from "../../helpers/db.js";
 import { mailEnv, settled } from "../../helpers/mail.js";
 import { type SmtpServer, dkimKeyPair, dkimVerifies, startSmtpServer } from "../../helpers/smtp-server.js";
 
-const quiet = { warn() {}, info() {}, error() {} };
+const quiet = { debug() {}, warn() {}, info() {}, error() {} };
 
 for (const dialect of DIALECTS) {
   describe(`outgoing e-mail (${dialect})`, () => {

@@ -13,18 +13,9 @@ import { type DB, createDatabase } from "../../../src/db/database.js";
 import { type TestApp, createTestApp, locationParams } from "../../helpers/app.js";
 import { DIALECTS, PG_URL } from "../../helpers/db.js";
 import { subUserParams } from "../../helpers/sub-users.js";
+import { waitUntil } from "../../helpers/wait.js";
 
 let n = 0;
-
-/** Calls as `identifier` on another app until `done` holds, for at most 3 s (the other instance hears of the change by its database). */
-async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
-  const until = Date.now() + 3_000;
-  for (;;) {
-    if (await fn()) return true;
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`sub-user lifecycle and scope (${dialect})`, () => {
@@ -113,11 +104,11 @@ for (const dialect of DIALECTS) {
       const s = await create();
       assert.equal((await onOther(s.identifier, "location-list")).statusCode, 200, "cached on the other instance");
       assert.equal((await t.call("POST", "disable-sub-user", { sub_user_id: s.id })).body.message, "Sub User has been successfully disabled.");
-      assert.equal(await eventually(async () => (await onOther(s.identifier, "location-list")).statusCode === 400), true, "refused on the other instance");
+      await waitUntil("refused on the other instance", async () => (await onOther(s.identifier, "location-list")).statusCode === 400);
       assert.deepEqual((await onOther(s.identifier, "location-list")).json().message, { identifier: ["The identifier is invalid."] });
       assert.equal((await listed(s.id)).disabled, 1);
       assert.equal((await t.call("POST", "enable-sub-user", { sub_user_id: s.id })).body.message, "Sub User has been successfully enabled.");
-      assert.equal(await eventually(async () => (await onOther(s.identifier, "location-list")).statusCode === 200), true);
+      await waitUntil("served on the other instance", async () => (await onOther(s.identifier, "location-list")).statusCode === 200);
     });
 
     it("deletes: the identifier and the console sign-in stop, and the list no longer has it", async () => {
@@ -128,7 +119,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await other.inject({ method: "GET", url: "/console/api/me", headers: { cookie } })).statusCode, 200);
       assert.equal((await onOther(s.identifier, "location-list")).statusCode, 200);
       assert.equal((await t.call("POST", "delete-sub-user", { sub_user_id: s.id })).body.message, "Sub User has been successfully deleted.");
-      assert.equal(await eventually(async () => (await onOther(s.identifier, "location-list")).statusCode === 400), true);
+      await waitUntil("refused on the other instance", async () => (await onOther(s.identifier, "location-list")).statusCode === 400);
       assert.equal((await other.inject({ method: "GET", url: "/console/api/me", headers: { cookie } })).statusCode, 401);
       assert.equal(await listed(s.id), undefined);
       const again = await t.call("POST", "delete-sub-user", { sub_user_id: s.id });

@@ -140,6 +140,7 @@ for (const dialect of DIALECTS) {
       assert.match(fr.body, /<html lang="fr" dir="ltr">/);
       assert.match(fr.body, /120 minutes · 3 appareils/);
       assert.match(fr.body, new RegExp(`Valable jusqu’au ${tomorrow}`));
+      assert.match(fr.body, /Connectez-vous au réseau WiFi « [^»]+ », ouvrez une page web et saisissez ce code\./, "how to connect, with the network's name");
       const ar = await t.app.inject({ method: "GET", url: `/api/voucher-sheet?identifier=${t.identifier}&batch_id=${res.body.batch_id}&language=ar` });
       assert.match(ar.body, /<html lang="ar" dir="rtl">/);
       const bad = await t.app.inject({ method: "GET", url: `/api/voucher-sheet?identifier=${t.identifier}&batch_id=${res.body.batch_id}&language=xx` });

@@ -15,6 +15,7 @@ import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { makeSubUser } from "../../helpers/sub-users.js";
 import { createLocation, login } from "../guests/guests-fixtures.js";
+import { waitUntil } from "../../helpers/wait.js";
 
 interface Received {
   id: string;
@@ -59,15 +60,7 @@ async function receiver(behave: (n: number, body: string) => number | "hang"): P
   };
 }
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
-async function waitFor(what: string, cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 for (const dialect of DIALECTS) {
   describe(`webhooks API (${dialect})`, () => {
@@ -195,8 +188,11 @@ for (const dialect of DIALECTS) {
       for (const w of workers) await w.stop();
       await t?.close();
     });
+    // The attempt timeout is long enough that a loaded machine's slow answer is not taken for a hang
+    // (the "hang" receiver never answers, so the timeout is what that attempt takes).
+    const TIMEOUT_MS = 1000;
     const cfg = (env: Record<string, string> = {}) =>
-      loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "300", WEBHOOK_RETRY_BASE_MS: "50", WEBHOOK_POLL_MS: "20", ...env }).webhooks;
+      loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: "50", WEBHOOK_POLL_MS: "20", ...env }).webhooks;
     const deliveries = async (webhookId: number) => {
       const res = await t.call("GET", "webhook-delivery-list", { webhook_id: webhookId, limit: 100 });
       assert.equal(res.statusCode, 200, JSON.stringify(res.body));
@@ -220,7 +216,7 @@ for (const dialect of DIALECTS) {
         assert.equal((await deliveries(hook.body.webhook_id)).length, 3);
 
         workers.push(startWebhookWorker(t.db, cfg(), silent));
-        await waitFor("three deliveries", async () => (await deliveries(hook.body.webhook_id)).every((d) => d.status === "delivered"));
+        await waitUntil("three deliveries", async () => (await deliveries(hook.body.webhook_id)).every((d) => d.status === "delivered"));
 
         // Every request is signed with the secret, over its exact body.
         for (const r of rx.got) assert.ok(verifySignature(secret, r.id, r.timestamp, r.body, r.signature), `signature of ${r.id}`);
@@ -242,8 +238,8 @@ for (const dialect of DIALECTS) {
           assert.equal(b.data.client_mac, undefined);
           assert.equal(b.data.location_id, loc);
         }
-        // Backoff: the retry after the timeout waited at least the doubled base.
-        assert.ok(rx.got[2]!.at - rx.got[1]!.at >= 100 + 300 - 50, `second retry after ${rx.got[2]!.at - rx.got[1]!.at} ms`);
+        // Backoff: the retry after the timeout came at least the timeout and the doubled base (100 ms) later.
+        assert.ok(rx.got[2]!.at - rx.got[1]!.at >= TIMEOUT_MS + 100 - 50, `second retry after ${rx.got[2]!.at - rx.got[1]!.at} ms`);
 
         const log = (await deliveries(hook.body.webhook_id)).reverse();
         assert.deepEqual(
@@ -276,19 +272,29 @@ for (const dialect of DIALECTS) {
         const hook = await t.call("POST", "create-or-update-webhook", { url: rx.url, events: "guest.login" });
         await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-02T10:00:00Z", identity: "fail@example.com" });
         await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-02T10:01:00Z", identity: "fail2@example.com" });
-        workers.push(startWebhookWorker(t.db, cfg({ WEBHOOK_RETRY_FOR_MS: "1200", WEBHOOK_RETRY_BASE_MS: "100" }), silent));
-        await waitFor("failed", async () => (await deliveries(hook.body.webhook_id)).every((d) => d.status === "failed"));
+        // Retried for 3 s with waits of 100, 200, 400, 800 ms: at least three attempts unless each took
+        // about a second. Every check below compares recorded times with each other, never a wall clock.
+        const retryForMs = 3000;
+        workers.push(startWebhookWorker(t.db, cfg({ WEBHOOK_RETRY_FOR_MS: String(retryForMs), WEBHOOK_RETRY_BASE_MS: "100" }), silent));
+        await waitUntil("failed", async () => (await deliveries(hook.body.webhook_id)).every((d) => d.status === "failed"));
         const [second, first] = await deliveries(hook.body.webhook_id);
-        assert.ok(first.attempts >= 3, `${first.attempts} attempts`);
+        assert.ok(first.attempts >= 3, `${first.attempts} attempts: ${JSON.stringify(first.attempt_log)}`);
         assert.equal(first.last_status_code, 503);
         assert.equal(first.attempt_log.length, first.attempts);
-        const times = first.attempt_log.map((a: any) => Date.parse(a.attempted_at));
-        const gaps = times.slice(1).map((x: number, i: number) => x - times[i]);
-        // Exponential: each wait (but the last, cut at the end of the retry period) is at least the backoff of
-        // its attempt, 100 ms doubled per failure. Lower bounds hold on a loaded machine, where a ratio of two
-        // measured gaps does not (a late first retry made the next gap look short).
-        for (let i = 0; i < gaps.length - 1; i++) assert.ok(gaps[i] >= 100 * 2 ** i, `wait ${i + 1} was ${gaps[i]} ms: ${gaps}`);
-        assert.ok(Date.parse(first.finished_at) - Date.parse(first.created_at) >= 1200 - 5, "retried for the whole period");
+        const log = first.attempt_log as { attempted_at: string; duration_ms: number }[];
+        const starts = log.map((a) => Date.parse(a.attempted_at));
+        // Exponential: each retry (but the last, cut at the end of the retry period) started at least the
+        // backoff of its attempt, 100 ms doubled per failure, after the previous attempt ended.
+        for (let i = 1; i < starts.length - 1; i++) {
+          const waited = starts[i] - (starts[i - 1] + log[i - 1].duration_ms);
+          assert.ok(waited >= 100 * 2 ** (i - 1) - 1, `wait before attempt ${i + 1} was ${waited} ms: ${JSON.stringify(log)}`);
+        }
+        // Failed only once an attempt ended after the period (1 ms: times are recorded in whole ms).
+        const created = Date.parse(first.created_at);
+        const lastEnd = starts[starts.length - 1] + log[log.length - 1].duration_ms;
+        assert.ok(lastEnd >= created + retryForMs - 1, `last attempt ended ${lastEnd - created} ms after the event`);
+        assert.ok(starts.slice(0, -1).every((x) => x < created + retryForMs), "no retry began after the period but the last");
+        assert.ok(Date.parse(first.finished_at) >= lastEnd - 1);
         // Order: the next delivery was first tried only once the first had failed for good.
         assert.ok(Date.parse(second.attempt_log[0].attempted_at) >= Date.parse(first.finished_at));
         await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
@@ -308,8 +314,16 @@ for (const dialect of DIALECTS) {
           await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-03T10:00:00Z", identity: `many${i}@example.com` });
         }
         workers.push(startWebhookWorker(t.db, cfg(), silent), startWebhookWorker(t.db, cfg(), silent));
-        await waitFor("all delivered", async () => rx.got.length >= 2 * n && (await deliveries(hook.body.webhook_id)).every((d) => d.status === "delivered"));
-        await new Promise((r) => setTimeout(r, 200));
+        const all = async () => [...(await deliveries(hook.body.webhook_id)), ...(await deliveries(hook2.body.webhook_id))];
+        await waitUntil("all delivered", async () => (await all()).every((d) => d.status === "delivered"));
+        // Stopped workers send nothing more (stop() waits for attempts under way): what the receiver
+        // has now is all that was ever sent, without waiting for sends that should not happen.
+        for (const w of workers.splice(0)) await w.stop();
+        assert.deepEqual(
+          (await all()).map((d) => d.attempts),
+          Array(2 * n).fill(1),
+          "each delivery taken by one worker, once",
+        );
         assert.equal(rx.got.length, 2 * n, "no delivery sent twice");
         assert.equal(new Set(rx.got.map((r) => r.id)).size, 2 * n);
         // Per webhook, in order of the events.

@@ -1,0 +1,42 @@
+/**
+ * What this server last committed of each open session it accounted (its row id, owner and
+ * counters), so that an Interim-Update goes straight to the compare-and-set of its counters
+ * instead of reading the row first. The memo is only a guess: the compare-and-set checks the
+ * counters, that the session is open and its guest (erasure moves it), and a session another
+ * writer touched (another instance, housekeeping, a Disconnect, the CLI) fails it and is read
+ * again. Entries are written only after their transaction committed, so a rolled-back batch
+ * leaves nothing behind. Each RADIUS server has its own.
+ */
+import type { SessionCounters } from "./radius.repository.js";
+
+/** The fields of a session's row the accounting of a later packet relies on. */
+export interface KnownSession extends SessionCounters {
+  id: number;
+  guest_id: number | null;
+  location_id: number | null;
+  framed_ip: string | null;
+}
+
+/** Sessions of a large site's busiest hour, then the least recently used go (they are read again). */
+const MAX_ENTRIES = 100_000;
+
+export class SessionMemo {
+  /** Kept in the order of last use: the oldest go first when the bound is reached. */
+  private readonly sessions = new Map<string, KnownSession>();
+
+  static key(deviceId: number, acctSessionId: string): string {
+    return `${deviceId}|${acctSessionId}`;
+  }
+
+  get(key: string): KnownSession | undefined {
+    return this.sessions.get(key);
+  }
+
+  /** Call once the write that left the session so is committed; undefined: forget it (closed). */
+  set(key: string, session: KnownSession | undefined): void {
+    this.sessions.delete(key);
+    if (!session) return;
+    if (this.sessions.size >= MAX_ENTRIES) this.sessions.delete(this.sessions.keys().next().value as string);
+    this.sessions.set(key, session);
+  }
+}
