@@ -1,9 +1,4 @@
-/**
- * What accounting means for guests: sessions keyed by (device, Acct-Session-Id); the NAS reports
- * absolute counters, so each packet adds only what grew since the stored values to the guest's
- * radius_* totals and to today's usage (which the daily cap reads), and counts the guest's visit.
- */
-import type { Config } from "../config.js";
+
 import type { DB } from "../db/database.js";
 import { transaction } from "../db/transaction.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";
@@ -11,51 +6,11 @@ import { enqueueAutomations } from "../modules/outbox/outbox-triggers.js";
 import { enqueueEventIfSubscribed } from "../modules/webhooks/webhook-events.js";
 import type { NasContext } from "./nas-lookup.js";
 import { isCredentialUsername } from "./portal-credentials.js";
-import type { CreditMove, NewSession, RadiusCtx, RadiusRepository, SessionCounters, SessionRow } from "./radius.repository.js";
+import type { NewSession, RadiusRepository, SessionCounters, SessionRow } from "./radius.repository.js";
 import { leadingMac } from "./station-id.js";
-import type { PacketTime } from "./packet-time.js";
-import type { VisitMemo } from "./visit-memo.js";
+import type { AccountingDeps, AccountingJob, AccountingRecord, Applied } from "./accounting-record.js";
 import { applyKnownInterims, grow, pickKnownInterims, usedUpCap } from "./known-interims.js";
 import { type KnownSession, SessionMemo } from "./session-memo.js";
-
-export type AcctStatus = "Start" | "Stop" | "Interim-Update" | "Accounting-On" | "Accounting-Off" | "Other";
-
-export interface AccountingRecord {
-  status: AcctStatus;
-  acctSessionId: string | undefined;
-  userName: string | undefined;
-  /** Canonical client MAC from Calling-Station-Id. */
-  clientMac: string | undefined;
-  counters: SessionCounters;
-  terminateCause: string | undefined;
-  /** Framed-IP-Address: the guest's address on the gateway's network, when it says. */
-  framedIp: string | undefined;
-  /** Where the gateway can be reached for CoA (the packet's source address); absent in tests that build records by hand. */
-  nasIp?: string | undefined;
-}
-
-/** Acct-Status-Type as decoded (dictionary name, or the number when unnamed). */
-export function acctStatus(value: number | string | undefined): AcctStatus {
-  switch (value) {
-    case "Start":
-    case 1:
-      return "Start";
-    case "Stop":
-    case 2:
-      return "Stop";
-    case "Interim-Update":
-    case 3:
-      return "Interim-Update";
-    case "Accounting-On":
-    case 7:
-      return "Accounting-On";
-    case "Accounting-Off":
-    case 8:
-      return "Accounting-Off";
-    default:
-      return "Other";
-  }
-}
 
 /** The client MAC a new session's guest is looked up by, when its User-Name is no portal credential. */
 function ownerMac(rec: AccountingRecord): string | undefined {
@@ -108,31 +63,6 @@ async function insertNewSession(
 
 const MAX_ATTEMPTS = 8;
 const ZERO: SessionCounters = { session_time: 0, input_octets: 0, output_octets: 0 };
-
-export interface AccountingDeps {
-  ctx: RadiusCtx;
-  visits: VisitMemo;
-  times: PacketTime;
-  /** Needed to end sessions past the daily cap (RFC 5176); without it they end at their next authorisation. */
-  config?: Readonly<Config>;
-  /** Sessions this server accounted (without it every packet reads its session first). */
-  sessions?: SessionMemo;
-}
-
-export interface AccountingJob {
-  nas: NasContext;
-  rec: AccountingRecord;
-  at: Date;
-}
-
-export interface Applied {
-  delta: SessionCounters;
-  visit?: { locationId: number; day: string; guestId: number };
-  /** The session's guest used up the location's daily cap with this packet: end the session. */
-  overCap?: number;
-  /** The session as this packet left it (undefined: closed), for the memo once committed. */
-  session?: [key: string, known: KnownSession | undefined];
-}
 
 /** One packet's effects, inside the caller's transaction. */
 async function applyAccounting(trx: DB, deps: AccountingDeps, job: AccountingJob, batchSessions: Map<string, KnownSession | undefined>): Promise<Applied> {

@@ -3,7 +3,7 @@
  * memo knows (see recordAccountingBatch), and the counter rules they share with applyAccounting.
  */
 import type { DB } from "../db/database.js";
-import type { AccountingDeps, AccountingJob, Applied } from "./accounting.service.js";
+import type { AccountingDeps, AccountingJob, Applied } from "./accounting-record.js";
 import type { NasContext } from "./nas-lookup.js";
 import type { CreditMove, SessionCounters } from "./radius.repository.js";
 import { type KnownSession, SessionMemo } from "./session-memo.js";

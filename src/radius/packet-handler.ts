@@ -11,7 +11,7 @@ import type { Config } from "../config.js";
 import type { SubmitWrite } from "../db/batched-writer.js";
 import { REDACTED } from "../logger.js";
 import { type AccessDecision, type AccessDeps, authorizeAccess } from "./access.service.js";
-import { type AccountingJob, type AccountingRecord, acctStatus } from "./accounting.service.js";
+import { type AccountingJob, type AccountingRecord, acctStatus } from "./accounting-record.js";
 import type { NasContext, NasLookup } from "./nas-lookup.js";
 import type { PasswordProof } from "./password-check.js";
 import type { RadiusEvents } from "./radius-events.js";

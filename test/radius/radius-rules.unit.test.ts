@@ -1,7 +1,7 @@
 /** Pure parts of the RADIUS server: station ids, attribute mapping, retransmission cache, status types. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { acctStatus } from "../../src/radius/accounting.service.js";
+import { acctStatus } from "../../src/radius/accounting-record.js";
 import { DuplicateCache } from "../../src/radius/duplicate-cache.js";
 import { chapResponse, proofMatches } from "../../src/radius/password-check.js";
 import { AcceptTemplate, routerOsRate, totalOctets } from "../../src/radius/reply-attributes.js";
