@@ -5,7 +5,8 @@
 import type { Config } from "../config.js";
 import type { NasContext } from "./nas-lookup.js";
 import type { PacketTime } from "./packet-time.js";
-import type { RadiusCtx, SessionCounters } from "./radius.repository.js";
+import type { RadiusCtx } from "./radius.repository.js";
+import type { SessionCounters } from "./radius-statements.js";
 import type { KnownSession, SessionMemo } from "./session-memo.js";
 import type { VisitMemo } from "./visit-memo.js";
 

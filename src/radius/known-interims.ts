@@ -5,7 +5,7 @@
 import type { DB } from "../db/database.js";
 import type { AccountingDeps, AccountingJob, Applied } from "./accounting-record.js";
 import type { NasContext } from "./nas-lookup.js";
-import type { CreditMove, SessionCounters } from "./radius.repository.js";
+import type { CreditMove, SessionCounters } from "./radius-statements.js";
 import { type KnownSession, SessionMemo } from "./session-memo.js";
 
 /** Counters only grow; an older Interim-Update arriving late adds nothing. */

@@ -33,7 +33,7 @@ import {
   stringAttr,
   wellFormed,
 } from "./radius-codec.js";
-import type { SessionCounters } from "./radius.repository.js";
+import type { SessionCounters } from "./radius-statements.js";
 import { EAP_SUPPORT_ERRORS, type EapServer } from "./eap/eap-server.js";
 import { eapMessageOf } from "./eap/eap-packet.js";
 import { mppeKeyAttributes } from "./eap/mppe.js";

@@ -7,7 +7,7 @@
  * again. Entries are written only after their transaction committed, so a rolled-back batch
  * leaves nothing behind. Each RADIUS server has its own.
  */
-import type { SessionCounters } from "./radius.repository.js";
+import type { SessionCounters } from "./radius-statements.js";
 
 /** The fields of a session's row the accounting of a later packet relies on. */
 export interface KnownSession extends SessionCounters {
