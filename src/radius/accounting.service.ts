@@ -1,4 +1,8 @@
-
+/**
+ * What accounting means for guests: sessions keyed by (device, Acct-Session-Id); the NAS reports
+ * absolute counters, so each packet adds only what grew since the stored values to the guest's
+ * radius_* totals and to today's usage (which the daily cap reads), and counts the guest's visit.
+ */
 import type { DB } from "../db/database.js";
 import { transaction } from "../db/transaction.js";
 import { countVisit } from "../modules/guests/guest-activity.service.js";

@@ -15,11 +15,11 @@ import { toDbDatetime } from "../db/time.js";
 import { purgeAuditLog } from "../modules/audit/audit.service.js";
 import { purgeExpiredSessions } from "../modules/console/console.service.js";
 import type { RadiusCtx } from "./radius.repository.js";
+import { STALE_SESSION_CAUSE } from "./radius-statements.js";
 import { DAY_MS } from "../durations.js";
 
 /** Used or expired credentials are kept a day for support questions, then deleted. */
 const CREDENTIAL_RETENTION_MS = DAY_MS;
-export const STALE_SESSION_CAUSE = "Stale-Session";
 
 export interface HousekeepingDone {
   closedSessions: number;

@@ -36,7 +36,7 @@ const SESSION_COLUMNS = [
 export type NewSession = { [C in (typeof SESSION_COLUMNS)[number]]: Selectable<RadiusSessionsTable>[C] };
 
 /** Acct-Terminate-Cause housekeeping gives a session whose gateway went silent (housekeeping.ts). */
-export const STALE_CAUSE = "Stale-Session";
+export const STALE_SESSION_CAUSE = "Stale-Session";
 
 /** The compare-and-set of a session's counters, without and with closing it (Stop). */
 function advanceQueries() {
@@ -60,8 +60,8 @@ function advanceQueries() {
     // A packet for a session housekeeping closed as stale opens it again: the gateway still has it.
     advance: new PreparedQuery(keys, (db, p) =>
       advance(db, p).set({
-        stopped_at: sql<string | null>`case when ${sql.ref("terminate_cause")} = ${STALE_CAUSE} then null else ${sql.ref("stopped_at")} end`,
-        terminate_cause: sql<string | null>`case when ${sql.ref("terminate_cause")} = ${STALE_CAUSE} then null else ${sql.ref("terminate_cause")} end`,
+        stopped_at: sql<string | null>`case when ${sql.ref("terminate_cause")} = ${STALE_SESSION_CAUSE} then null else ${sql.ref("stopped_at")} end`,
+        terminate_cause: sql<string | null>`case when ${sql.ref("terminate_cause")} = ${STALE_SESSION_CAUSE} then null else ${sql.ref("terminate_cause")} end`,
       }),
     ),
     advanceAndStop: new PreparedQuery([...keys, "cause"], (db, p) => advance(db, p).set({ stopped_at: p.now, terminate_cause: p.cause })),
