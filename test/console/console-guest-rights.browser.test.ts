@@ -4,7 +4,6 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
@@ -13,16 +12,9 @@ import { type TestApp, createTestApp, locationParams } from "../helpers/app.js";
 import { launchChromium } from "../helpers/browser.js";
 import { DIALECTS } from "../helpers/db.js";
 import { subUserParams } from "../helpers/sub-users.js";
+import { freeTcpPort } from "../helpers/ports.js";
 
 const PASSWORD = "owner password 123";
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 for (const dialect of DIALECTS) {
   describe(`console guest rights in Chromium (${dialect})`, () => {
@@ -34,7 +26,7 @@ for (const dialect of DIALECTS) {
     const reader = { email: `rights-reader-${dialect}-${Date.now()}@example.com`, password: "reader-pass-1" };
 
     before(async () => {
-      const port = await freePort();
+      const port = await freeTcpPort();
       base = `http://127.0.0.1:${port}`;
       t = await createTestApp(dialect, { PUBLIC_URL: base });
       await t.app.listen({ host: "127.0.0.1", port });

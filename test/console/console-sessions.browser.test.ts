@@ -4,7 +4,6 @@
  * the same page without the button. On SQLite and PostgreSQL.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
@@ -17,17 +16,10 @@ import { DIALECTS } from "../helpers/db.js";
 import { subUserParams } from "../helpers/sub-users.js";
 import { radclient } from "../radius/radclient.js";
 import { type StandInNas, startStandInNas } from "../radius/stand-in-nas.js";
+import { freeTcpPort } from "../helpers/ports.js";
 
 const PASSWORD = "owner password 123";
 const SECRET = "console-coa-secret";
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 for (const dialect of DIALECTS) {
   describe(`console live sessions in Chromium (${dialect})`, () => {
@@ -44,7 +36,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       nas = await startStandInNas(SECRET, { answer: "ack" });
-      const port = await freePort();
+      const port = await freeTcpPort();
       base = `http://127.0.0.1:${port}`;
       t = await createTestApp(dialect, {
         PUBLIC_URL: base,

@@ -6,7 +6,6 @@
  * webhook for every location; axe-core without serious or critical violations on every page.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
@@ -18,6 +17,7 @@ import { VIEWPORTS, axeProblems, openPage, overflowX, settled, signedIn } from "
 import { DIALECTS } from "../helpers/db.js";
 import { subUserParams } from "../helpers/sub-users.js";
 import { PNG_1X1 } from "../modules/campaigns/campaign-fixtures.js";
+import { freeTcpPort } from "../helpers/ports.js";
 
 const PASSWORD = "owner password 123";
 const TERMS = "<p>Be kind to the network.</p>";
@@ -40,14 +40,6 @@ const PAGES = [
   "API access",
 ];
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
 for (const dialect of DIALECTS) {
   describe(`console words, charts and vouchers in Chromium (${dialect})`, () => {
     let t: TestApp;
@@ -67,7 +59,7 @@ for (const dialect of DIALECTS) {
     };
 
     before(async () => {
-      const port = await freePort();
+      const port = await freeTcpPort();
       base = `http://127.0.0.1:${port}`;
       t = await createTestApp(dialect, { PUBLIC_URL: base });
       await t.app.listen({ host: "127.0.0.1", port });

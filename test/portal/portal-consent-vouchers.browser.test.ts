@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { coovaPapDecode } from "../../src/gateways/coova/coova.js";
@@ -18,18 +17,11 @@ import { radclient } from "../radius/radclient.js";
 import { papRequest } from "../radius/radius-fixtures.js";
 import { type World, coovaUrl, makeWorld, randomMac, setApAddress } from "./portal-world.js";
 import { type StandIn, startGatewayStandIn } from "./stand-ins.js";
+import { freeTcpPort } from "../helpers/ports.js";
 
 const UAM_SECRET = "browser-consent-uam-secret";
 const CHALLENGE = "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5";
 const ARTIFACTS = "test-artifacts";
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 for (const dialect of DIALECTS) {
   describe(`consent and vouchers in Chromium (${dialect})`, () => {
@@ -42,7 +34,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
       gateway = await startGatewayStandIn();
-      const port = await freePort();
+      const port = await freeTcpPort();
       t = await createTestApp(dialect, {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         PORTAL_SECRET: "browser-consent-secret",

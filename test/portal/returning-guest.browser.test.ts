@@ -6,7 +6,6 @@
  * returning guest, not a new one. A fresh browser with that new MAC's neighbour sees the form.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContext } from "playwright-core";
 import { localDay } from "../../src/modules/guests/local-day.js";
@@ -15,17 +14,10 @@ import { launchChromium } from "../helpers/browser.js";
 import { DIALECTS } from "../helpers/db.js";
 import { coovaUrl, makeWorld, randomMac, setApAddress } from "./portal-world.js";
 import { type StandIn, startGatewayStandIn } from "./stand-ins.js";
+import { freeTcpPort } from "../helpers/ports.js";
 
 const UAM_SECRET = "returning-uam-secret";
 const CHALLENGE = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 for (const dialect of DIALECTS) {
   describe(`returning guest with a new MAC, in Chromium (${dialect})`, () => {
@@ -35,7 +27,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       gateway = await startGatewayStandIn();
-      const port = await freePort();
+      const port = await freeTcpPort();
       t = await createTestApp(dialect, {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         PORTAL_SECRET: "returning-portal-secret",
