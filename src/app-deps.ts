@@ -6,7 +6,7 @@
  * console beside the API) share nothing. Caches of the HTTP layer (caller look-ups, rate-limit
  * windows) and of the API modules (analytics' closed days) are made per app where they are used.
  */
-import { type DB, poolStats } from "./db/database.js";
+import { type DB, poolStats, sqliteCheckpoints } from "./db/database.js";
 import { type Metrics, createMetrics } from "./metrics.js";
 import { type Ctx, createRepositories } from "./modules/context.js";
 import { type SmsCodeRepository, createSmsCodeRepository } from "./portal/sms/sms-codes.repository.js";
@@ -29,6 +29,8 @@ export function createAppDeps(db: DB): AppDeps {
   const metrics = createMetrics();
   const pool = poolStats(db);
   if (pool) metrics.watchPool(pool);
+  const checkpoints = sqliteCheckpoints(db);
+  if (checkpoints) metrics.watchCheckpoints(checkpoints);
   const radsecPeers = new RadsecPeers();
   return {
     db,

@@ -15,6 +15,12 @@ export type RadiusResult = "accept" | "reject" | "challenge" | "accounted" | "re
  * refused: the attempt failed (expired page, limit, method off, provider or database fault). */
 export type LoginResult = "success" | "invalid" | "refused";
 
+/** SQLite's checkpoints so far: by the checkpointer's thread, and catch-ups on the event loop. */
+export interface CheckpointCounts {
+  worker: number;
+  catchUp: number;
+}
+
 /** The numbers of a connection pool, read when Prometheus scrapes. */
 export interface PoolStats {
   max: number;
@@ -37,6 +43,8 @@ export interface Metrics {
   accountingFailed(packets: number): void;
   /** Reports the database pool's use on each scrape (PostgreSQL). */
   watchPool(stats: () => PoolStats): void;
+  /** Reports on each scrape the checkpoints SQLite ran off the event loop and on it (SQLite). */
+  watchCheckpoints(stats: () => CheckpointCounts): void;
   /** Reports on each scrape whether Redis answers (REDIS_URL): 1 ok, 0 degraded. */
   watchRedis(up: () => boolean): void;
   /** The scrape: the text and its content type. */
@@ -152,6 +160,20 @@ export function createMetrics(): Metrics {
     },
     watchPool(stats) {
       pools.push(stats);
+    },
+    watchCheckpoints(stats) {
+      new Counter({
+        name: "guestwifi_sqlite_checkpoints_total",
+        help: "SQLite checkpoints (the write-ahead log copied into the database file) run by the checkpointer's thread (worker) or, when the log kept growing, once on the event loop (catch_up).",
+        labelNames: ["where"] as const,
+        registers: [registry],
+        collect() {
+          const s = stats();
+          this.reset();
+          this.inc({ where: "worker" }, s.worker);
+          this.inc({ where: "catch_up" }, s.catchUp);
+        },
+      });
     },
     watchRedis(up) {
       // Made only with REDIS_URL: without Redis there is no series, rather than a misleading 0.

@@ -7,6 +7,7 @@ import type pg from "pg";
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "../database-timeouts.js";
 import { type DatabaseLog, changeWatchOf, createPostgresPool } from "./postgres-pool.js";
 import type { Database } from "./schema.js";
+import type { CheckpointStats } from "./sqlite-checkpointer.js";
 import { type SqliteDirect, SqliteConnectionState, StatefulSqliteAdapter } from "./sqlite-connection.js";
 import { StatefulSqliteDialect } from "./sqlite-connection.js";
 
@@ -31,6 +32,15 @@ const STDERR_LOG: DatabaseLog = {
 function sqliteState(db: DB): SqliteConnectionState | undefined {
   const adapter = db.getExecutor().adapter;
   return adapter instanceof StatefulSqliteAdapter ? adapter.state : undefined;
+}
+
+/**
+ * SQLite only: the checkpoints run so far off the event loop and on it (sqlite-checkpointer.ts), or
+ * zeros while the checkpointer has not started; undefined on PostgreSQL.
+ */
+export function sqliteCheckpoints(db: DB): (() => CheckpointStats) | undefined {
+  const state = sqliteState(db);
+  return state && (() => state.checkpoints ?? { worker: 0, catchUp: 0 });
 }
 
 /** SQLite only: the connection for the hot paths (see SqliteDirect); a database and its transactions share it. */

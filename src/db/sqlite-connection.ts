@@ -8,6 +8,7 @@ import type SQLite from "better-sqlite3";
 import { SqliteAdapter, SqliteDialect } from "kysely";
 import { LRUCache } from "lru-cache";
 import { writesCatalogue } from "./catalogue.js";
+import { CHECKPOINTER_AFTER_WRITES, type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.js";
 
 /** How stale another connection's commit may look to changeGeneration. */
 export const OTHER_CONNECTION_POLL_MS = 50;
@@ -48,6 +49,8 @@ export class SqliteConnectionState implements SqliteDirect {
   private readonly dataVersion: SQLite.Statement;
   private version = 0;
   private versionAt = Number.NEGATIVE_INFINITY;
+  /** Checkpoints off the event loop, once this file database has written a little (sqlite-checkpointer.ts). */
+  private checkpointer: Checkpointer | undefined;
 
   constructor(readonly sqlite: SQLite.Database) {
     this.statements = new LRUCache({ max: STATEMENT_CACHE_MAX });
@@ -68,8 +71,18 @@ export class SqliteConnectionState implements SqliteDirect {
   }
 
   noteWrite(catalogue: boolean): void {
-    this.localWrites++;
+    if (++this.localWrites === CHECKPOINTER_AFTER_WRITES) this.startCheckpointer();
     if (catalogue) this.catalogueWrites++;
+  }
+
+  private startCheckpointer(): void {
+    if (this.checkpointer || this.sqlite.memory || !this.sqlite.open) return;
+    this.checkpointer = startCheckpointer(this.sqlite, (msg) => process.stderr.write(`${msg}\n`));
+  }
+
+  /** How many checkpoints ran off the event loop and on it (undefined before the checkpointer started). */
+  get checkpoints() {
+    return this.checkpointer?.stats;
   }
 
   get inTransaction(): boolean {
@@ -96,9 +109,14 @@ export class SqliteConnectionState implements SqliteDirect {
         if (prop === "prepare") {
           return (source: string) => {
             const { stmt, writes, catalogue } = this.cached(source);
-            if (writes) this.localWrites++;
-            if (catalogue) this.catalogueWrites++;
+            if (writes) this.noteWrite(catalogue);
             return stmt;
+          };
+        }
+        if (prop === "close") {
+          return () => {
+            this.checkpointer?.stop();
+            return target.close();
           };
         }
         const value = Reflect.get(target, prop, receiver);
