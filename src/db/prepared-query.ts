@@ -74,6 +74,16 @@ export class PreparedQuery<K extends string> {
     return res.rows[0];
   }
 
+  /** Every row (a select). */
+  async all<R>(db: DB, values: Record<K, unknown>): Promise<R[]> {
+    const c = this.compiled(db);
+    const params = this.params(c, values);
+    const stmt = PreparedQuery.statementFor(db, c);
+    if (stmt) return stmt.all(params) as R[];
+    const res = await db.executeQuery<R>(CompiledQuery.raw(c.sql, params));
+    return res.rows;
+  }
+
   /** The first row a write returns (an insert or update with RETURNING). */
   async writeReturning<R>(db: DB, values: Record<K, unknown>): Promise<R | undefined> {
     return (await this.written<R>(db, values, false))[0];

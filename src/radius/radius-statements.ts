@@ -175,6 +175,16 @@ export function radiusStatements() {
         .where("guest_macs.client_mac", "=", p.clientMac)
         .where("guests.social_network", "<>", "Vuser"),
     ),
+    // PostgreSQL: macGuestUsage of many MACs at once (their position in the arrays is `n`).
+    macGuestUsageMany: new PreparedQuery(["accountIds", "clientMacs", "locationIds", "days"], (db, p) => ({
+      compile: () =>
+        sql`${sql.raw(NAMED_STATEMENT)}select k.n, m.guest_id, m.last_login_at, u.octets
+          from unnest(${p.accountIds}::integer[], ${p.clientMacs}::varchar[], ${p.locationIds}::integer[], ${p.days}::varchar[])
+            with ordinality as k(account_id, client_mac, location_id, day, n)
+          join guest_macs m on m.account_id = k.account_id and m.client_mac = k.client_mac
+          join guests g on g.id = m.guest_id and g.social_network <> 'Vuser'
+          left join daily_usage u on u.guest_id = m.guest_id and u.location_id = k.location_id and u.day = k.day`.compile(db),
+    })),
     guestByMac: new PreparedQuery(["accountId", "clientMac"], (db, p) =>
       db.selectFrom("guest_macs").select("guest_id").where("account_id", "=", p.accountId).where("client_mac", "=", p.clientMac),
     ),

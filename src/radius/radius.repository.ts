@@ -8,6 +8,7 @@ import type { DB } from "../db/database.js";
 import { dialectOf } from "../db/dialect.js";
 import type { PortalCredentialsTable, RadiusSessionsTable } from "../db/schema.js";
 import { PreparedQuery } from "../db/prepared-query.js";
+import { createBatchedReader } from "../db/batched-reader.js";
 import { ReadCache } from "../db/read-cache.js";
 import type { Ctx } from "../modules/context.js";
 import { type CreditMove, type NewSession, type SessionCounters, counterMove, radiusStatements } from "./radius-statements.js";
@@ -19,6 +20,14 @@ interface MacGuestRow {
   guest_id: number;
   last_login_at: string;
   octets: number | null;
+}
+
+/** A returning guest's look-up: the MAC in the account, and the location and day of the usage wanted. */
+interface MacKey {
+  accountId: number;
+  clientMac: string;
+  locationId: number;
+  day: string;
 }
 
 /** The RADIUS server's SQL, with its prepared statements and the returning-guest cache: one per app. */
@@ -37,6 +46,29 @@ export function createRadiusRepository() {
    * accounting included, empties it, so a cap is never judged on old usage.
    */
   const macGuests = new ReadCache<string, MacGuestRow>(50_000);
+  /**
+   * PostgreSQL, where the cache above holds nothing (other instances write): the MAC
+   * authentications of one poll round read their guests in one statement (batched-reader.ts).
+   */
+  const macReaders = new WeakMap<DB, (key: MacKey) => Promise<MacGuestRow | undefined>>();
+  const macReader = (db: DB) => {
+    let read = macReaders.get(db);
+    if (!read) {
+      read = createBatchedReader<MacKey, MacGuestRow | undefined>(async (keys) => {
+        const rows = await q.macGuestUsageMany.all<MacGuestRow & { n: number | string }>(db, {
+          accountIds: keys.map((k) => k.accountId),
+          clientMacs: keys.map((k) => k.clientMac),
+          locationIds: keys.map((k) => k.locationId),
+          days: keys.map((k) => k.day),
+        });
+        const found: (MacGuestRow | undefined)[] = new Array(keys.length);
+        for (const { n, ...row } of rows) found[Number(n) - 1] = row;
+        return found;
+      });
+      macReaders.set(db, read);
+    }
+    return read;
+  };
 
   return {
     async insertCredential(db: DB, values: Insertable<PortalCredentialsTable>): Promise<void> {
@@ -84,8 +116,8 @@ export function createRadiusRepository() {
     ): Promise<{ guestId: number; usedOctets: number } | undefined> {
       const { accountId, clientMac, locationId, day } = query;
       const key = `${accountId}|${clientMac}|${locationId}|${day}`;
-      const row =
-        macGuests.get(db, key) ?? (await macGuests.load(db, key, () => q.macGuestUsage.first<MacGuestRow>(db, { accountId, clientMac, locationId, day })));
+      const read = dialectOf(db) === "postgres" && !db.isTransaction ? () => macReader(db)(query) : () => q.macGuestUsage.first<MacGuestRow>(db, query);
+      const row = macGuests.get(db, key) ?? (await macGuests.load(db, key, read));
       if (!row || row.last_login_at < query.since) return undefined;
       return { guestId: row.guest_id, usedOctets: Number(row.octets ?? 0) };
     },

@@ -233,6 +233,30 @@ for (const dialect of DIALECTS) {
       assert.equal(spent.attributes["Reply-Message"], "Your data allowance at this location for today is used up.");
     });
 
+    it("answers returning guests looked up together each with their own guest and usage (one statement on PostgreSQL)", async () => {
+      const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago" }).format(new Date());
+      const since = "2000-01-01 00:00:00";
+      const macs = Array.from({ length: 6 }, () => randomMac());
+      const guests: number[] = [];
+      for (const mac of macs.slice(0, 4)) guests.push(await makeGuest(t, locationId, mac));
+      await t.db.insertInto("daily_usage").values({ guest_id: guests[1], location_id: locationId, day, octets: 1234 }).execute();
+      await t.db.insertInto("daily_usage").values({ guest_id: guests[2], location_id: locationId, day: "2001-01-01", octets: 99 }).execute();
+      // A voucher's guest comes back through the portal only.
+      await t.db.updateTable("guests").set({ social_network: "Vuser" }).where("id", "=", guests[3]).execute();
+      const ask = (mac: string, accountId = t.accountId) => t.deps.radius.findReturningGuestUsage(t.db, { accountId, clientMac: mac, since, locationId, day });
+      const found = await Promise.all([...macs.map((mac) => ask(mac)), ask(macs[0], t.accountId + 1000), ask(macs[1])]);
+      assert.deepEqual(found, [
+        { guestId: guests[0], usedOctets: 0 },
+        { guestId: guests[1], usedOctets: 1234 },
+        { guestId: guests[2], usedOctets: 0 },
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        { guestId: guests[1], usedOctets: 1234 },
+      ]);
+    });
+
     it("rejects unknown users", async () => {
       const r = await auth(papRequest(ap.mac, randomMac(), "gw-nosuchuser", "whatever-password"));
       assert.equal(r.code, "Access-Reject");
