@@ -188,6 +188,13 @@ export function radiusStatements() {
     guestByMac: new PreparedQuery(["accountId", "clientMac"], (db, p) =>
       db.selectFrom("guest_macs").select("guest_id").where("account_id", "=", p.accountId).where("client_mac", "=", p.clientMac),
     ),
+    // PostgreSQL: guestByMac of many MACs at once (their position in the arrays is `n`).
+    guestsByMacs: new PreparedQuery(["accountIds", "clientMacs"], (db, p) => ({
+      compile: () =>
+        sql`${sql.raw(NAMED_STATEMENT)}select k.n, m.guest_id
+          from unnest(${p.accountIds}::integer[], ${p.clientMacs}::varchar[]) with ordinality as k(account_id, client_mac, n)
+          join guest_macs m on m.account_id = k.account_id and m.client_mac = k.client_mac`.compile(db),
+    })),
     usageOn: new PreparedQuery(["guestId", "locationId", "day"], (db, p) =>
       db.selectFrom("daily_usage").select("octets").where("guest_id", "=", p.guestId).where("location_id", "=", p.locationId).where("day", "=", p.day),
     ),

@@ -128,6 +128,29 @@ export function createRadiusRepository() {
       return row?.guest_id;
     },
 
+    /**
+     * findGuestByMac of many MACs, keyed `accountId|clientMac` (undefined: no guest): one statement
+     * on PostgreSQL.
+     */
+    async findGuestsByMacs(db: DB, macs: { accountId: number; clientMac: string }[]): Promise<Map<string, number | undefined>> {
+      const found = new Map<string, number | undefined>();
+      if (macs.length === 0) return found;
+      if (dialectOf(db) !== "postgres") {
+        for (const m of macs) found.set(`${m.accountId}|${m.clientMac}`, await this.findGuestByMac(db, m.accountId, m.clientMac));
+        return found;
+      }
+      const rows = await q.guestsByMacs.all<{ n: number | string; guest_id: number }>(db, {
+        accountIds: macs.map((m) => m.accountId),
+        clientMacs: macs.map((m) => m.clientMac),
+      });
+      for (const m of macs) found.set(`${m.accountId}|${m.clientMac}`, undefined);
+      for (const r of rows) {
+        const m = macs[Number(r.n) - 1];
+        found.set(`${m.accountId}|${m.clientMac}`, r.guest_id);
+      }
+      return found;
+    },
+
     async usageOn(db: DB, guestId: number, locationId: number, day: string): Promise<number> {
       const row = await q.usageOn.first<{ octets: number }>(db, { guestId, locationId, day });
       return row ? Number(row.octets) : 0;

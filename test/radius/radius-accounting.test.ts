@@ -222,6 +222,36 @@ for (const dialect of DIALECTS) {
       assert.equal(Number(stopped.input_octets), 4000);
     });
 
+    it("opens a burst of new sessions from several clients, each for the guest behind its own MAC (read together on PostgreSQL)", async () => {
+      const clients = Array.from({ length: 5 }, () => randomMac());
+      const guests: number[] = [];
+      for (const client of clients.slice(0, 4)) guests.push(await makeGuest(t, locationId, client));
+      const first = (i: number) =>
+        accountingRequestBytes(ap.secret, 200 + i, [
+          ["Acct-Status-Type", "Interim-Update"],
+          ["Acct-Session-Id", `owners-${guests[0]}-${i}`],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(clients[i])],
+          ["Acct-Session-Time", 60],
+          ["Acct-Input-Octets", 100 * (i + 1)],
+          ["Acct-Output-Octets", 0],
+        ]);
+      const packets = clients.map((_, i) => first(i));
+      assert.equal((await rawExchange(t.radius.acctPort, packets)).length, packets.length);
+      const rows = await t.db
+        .selectFrom("radius_sessions")
+        .select(["acct_session_id", "guest_id"])
+        .where("acct_session_id", "like", `owners-${guests[0]}-%`)
+        .orderBy("acct_session_id")
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => r.guest_id),
+        [...guests, null],
+        "each session is its own client's guest's; the stranger's has none",
+      );
+      for (let i = 0; i < guests.length; i++) assert.equal((await profile(guests[i])).radius_total_bandwidth_input, 100 * (i + 1));
+    });
+
     it("rejects the next login once accounting has used up the daily cap", async () => {
       const client = randomMac();
       const guestId = await makeGuest(t, locationId, client);
