@@ -52,7 +52,7 @@ export async function copyDatabase(source: DB, target: DB, progress: (line: stri
   await refuseNonEmpty(pg, tables);
   const order = foreignKeyOrder(tables, await foreignKeys(pg));
 
-  return transaction(source, async (liteTrx) =>
+  const report = await transaction(source, async (liteTrx) =>
     transaction(target, async (pgTrx) => {
       const lite = liteTrx as Kysely<any>;
       const trx = pgTrx as Kysely<any>;
@@ -93,6 +93,11 @@ export async function copyDatabase(source: DB, target: DB, progress: (line: stri
       return { tables: copied, rows: copied.reduce((n, t) => n + t.rows, 0), checkedSums };
     }),
   );
+  // Autovacuum gathers the planner's statistics only a while later; until then PostgreSQL plans the
+  // RADIUS batches as scans of every open session (docs/operations.md, Capacity of one instance).
+  progress("copy-database: gathering the planner's statistics (ANALYZE)");
+  await sql`analyze ${sql.join(order.map((t) => sql.table(t)))}`.execute(pg);
+  return report;
 }
 
 async function targetTables(pg: Kysely<any>): Promise<string[]> {

@@ -74,6 +74,11 @@ describe("guestwifi copy-database", () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /copy-database: guests \d+ rows/);
     assert.match(run.stdout, /copied \d+ rows in \d+ tables to PostgreSQL; row counts and \d+ column totals match/);
+    // The planner's statistics are there at once, not when autovacuum comes by (never analysed: -1).
+    assert.match(run.stdout, /gathering the planner's statistics/);
+    const never = await sql<{ relname: string }>`select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${schema} and c.relkind = 'r' and c.relname in ('guests', 'radius_sessions', 'guest_macs', 'daily_usage') and c.reltuples < 0`.execute(target);
+    assert.deepEqual(never.rows, []);
 
     const tables = (
       await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema} and table_type = 'BASE TABLE' and table_name <> 'kysely_migration'`.execute(target)
