@@ -236,14 +236,6 @@ function settle({ ctx, visits, sessions, config }: AccountingDeps, applied: (App
 }
 
 /**
- * Applies Accounting-Requests in one transaction: all or none (the NAS retries the ones not
- * answered). Returns the counters each added (all zero for a repeat). On PostgreSQL a batch of
- * nothing but packets applyKnownInterims takes is its one statement, which commits by itself (no
- * BEGIN and COMMIT round trips); those whose compare-and-set failed then get a transaction of their
- * own, after the memo has the others (were that one to fail, the writer retries every packet, and
- * the memo makes the committed ones add nothing).
- */
-/**
  * The guests behind the client MACs of the batch's packets that open a session (a Start or
  * Interim-Update the memo does not know, without a portal credential), read together before the
  * transaction: one statement on PostgreSQL for the batch instead of a round trip each inside it.
@@ -267,6 +259,14 @@ async function readOwnersByMac(
   return ctx.radius.findGuestsByMacs(ctx.db, [...wanted.values()]);
 }
 
+/**
+ * Applies Accounting-Requests in one transaction: all or none (the NAS retries the ones not
+ * answered). Returns the counters each added (all zero for a repeat). On PostgreSQL a batch of
+ * nothing but packets applyKnownInterims takes is its one statement, which commits by itself (no
+ * BEGIN and COMMIT round trips); those whose compare-and-set failed then get a transaction of their
+ * own, after the memo has the others (were that one to fail, the writer retries every packet, and
+ * the memo makes the committed ones add nothing).
+ */
 export async function recordAccountingBatch(deps: AccountingDeps, jobs: AccountingJob[]): Promise<SessionCounters[]> {
   const { ctx } = deps;
   const out: (Applied | undefined)[] = new Array(jobs.length);
