@@ -7,7 +7,7 @@ import type pg from "pg";
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from "../database-timeouts.js";
 import { type DatabaseLog, changeWatchOf, createPostgresPool } from "./postgres-pool.js";
 import type { Database } from "./schema.js";
-import type { CheckpointStats } from "./sqlite-checkpointer.js";
+import type { CheckpointCounts } from "../metrics.js";
 import { type SqliteDirect, SqliteConnectionState, StatefulSqliteAdapter } from "./sqlite-connection.js";
 import { StatefulSqliteDialect } from "./sqlite-connection.js";
 
@@ -38,7 +38,7 @@ function sqliteState(db: DB): SqliteConnectionState | undefined {
  * SQLite only: the checkpoints run so far off the event loop and on it (sqlite-checkpointer.ts), or
  * zeros while the checkpointer has not started; undefined on PostgreSQL.
  */
-export function sqliteCheckpoints(db: DB): (() => CheckpointStats) | undefined {
+export function sqliteCheckpoints(db: DB): (() => CheckpointCounts) | undefined {
   const state = sqliteState(db);
   return state && (() => state.checkpoints ?? { worker: 0, catchUp: 0 });
 }

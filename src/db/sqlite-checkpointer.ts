@@ -19,6 +19,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
+import type { CheckpointCounts } from "../metrics.js";
 
 /** Writing statements after which a file database starts its checkpointer (short-lived tools never do). */
 export const CHECKPOINTER_AFTER_WRITES = 200;
@@ -42,8 +43,7 @@ const timer = setInterval(() => {
   const now = version.get();
   if (now === seen) return;
   seen = now;
-  const { log, checkpointed } = checkpoint.get();
-  parentPort.postMessage({ log, checkpointed });
+  parentPort.postMessage(checkpoint.get().log);
 }, workerData.intervalMs);
 parentPort.on("message", (m) => {
   if (m !== "stop") return;
@@ -53,15 +53,8 @@ parentPort.on("message", (m) => {
 });
 `;
 
-export interface CheckpointStats {
-  /** Checkpoints the worker ran. */
-  worker: number;
-  /** Catch-up checkpoints the event loop ran when the log kept growing. */
-  catchUp: number;
-}
-
 export interface Checkpointer {
-  readonly stats: CheckpointStats;
+  readonly stats: CheckpointCounts;
   stop(): void;
 }
 
@@ -70,35 +63,33 @@ export interface Checkpointer {
  * a worker that failed (SQLite's own checkpoints are back on then).
  */
 export function startCheckpointer(sqlite: SQLite.Database, warn: (msg: string) => void): Checkpointer {
-  const stats: CheckpointStats = { worker: 0, catchUp: 0 };
+  const stats: CheckpointCounts = { worker: 0, catchUp: 0 };
   const module = createRequire(import.meta.url).resolve("better-sqlite3");
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, file: sqlite.name, intervalMs: CHECKPOINT_INTERVAL_MS } });
   worker.unref();
   sqlite.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_WITH_WORKER}`);
   let stopped = false;
-  const restoreDefault = () => {
-    if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
-  };
-  worker.on("message", (m: { log: number; checkpointed: number }) => {
+  // `log`: the pages in the log after a checkpoint that copied what it could.
+  worker.on("message", (log: number) => {
     stats.worker++;
-    // Pages still in the log after a checkpoint that copied what it could: catch up between transactions.
-    if (m.log >= CATCH_UP_PAGES && !stopped && sqlite.open && !sqlite.inTransaction) {
+    // The log did not restart: catch up once, between transactions.
+    if (log >= CATCH_UP_PAGES && !stopped && sqlite.open && !sqlite.inTransaction) {
       sqlite.pragma("wal_checkpoint(PASSIVE)");
       stats.catchUp++;
     }
   });
   worker.on("error", (err) => {
     warn(`the SQLite checkpointer stopped (${err.message}); checkpoints are back on the event loop`);
-    restoreDefault();
+    if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
   });
   return {
     stats,
+    /** Before the connection closes. */
     stop() {
       if (stopped) return;
       stopped = true;
       worker.postMessage("stop");
-      restoreDefault();
     },
   };
 }

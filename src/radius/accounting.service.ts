@@ -10,7 +10,7 @@ import { enqueueAutomations } from "../modules/outbox/outbox-triggers.js";
 import { enqueueEventIfSubscribed } from "../modules/webhooks/webhook-events.js";
 import type { NasContext } from "./nas-lookup.js";
 import { isCredentialUsername } from "./portal-credentials.js";
-import type { RadiusRepository, SessionRow } from "./radius.repository.js";
+import { type RadiusRepository, type SessionRow, macInAccount } from "./radius.repository.js";
 import type { NewSession, SessionCounters } from "./radius-statements.js";
 import { leadingMac } from "./station-id.js";
 import type { AccountingDeps, AccountingJob, AccountingRecord, Applied } from "./accounting-record.js";
@@ -121,7 +121,7 @@ async function applyAccounting(
         }
       }
       if (!s) {
-        const read = `${device.account_id}|${ownerMac(rec)}`;
+        const read = macInAccount(device.account_id, ownerMac(rec));
         macGuest ??= macGuests?.has(read) ? { id: macGuests.get(read) } : undefined;
         const owner = await resolveOwner(trx, radiusRepository, nas, rec, macGuest);
         const inserted = await insertNewSession(trx, deps, job, {
@@ -239,7 +239,7 @@ function settle({ ctx, visits, sessions, config }: AccountingDeps, applied: (App
  * The guests behind the client MACs of the batch's packets that open a session (a Start or
  * Interim-Update the memo does not know, without a portal credential), read together before the
  * transaction: one statement on PostgreSQL for the batch instead of a round trip each inside it.
- * Keyed `accountId|mac`; a MAC without a guest maps to undefined.
+ * Keyed by macInAccount; a MAC without a guest maps to undefined.
  */
 async function readOwnersByMac(
   { ctx, sessions }: AccountingDeps,
@@ -254,7 +254,7 @@ async function readOwnersByMac(
     const memoKey = SessionMemo.key(nas.device.id, rec.acctSessionId.slice(0, 253));
     if (batchSessions.has(memoKey) || sessions?.get(memoKey)) continue;
     const mac = ownerMac(rec);
-    if (mac) wanted.set(`${nas.device.account_id}|${mac}`, { accountId: nas.device.account_id, clientMac: mac });
+    if (mac) wanted.set(macInAccount(nas.device.account_id, mac), { accountId: nas.device.account_id, clientMac: mac });
   }
   return ctx.radius.findGuestsByMacs(ctx.db, [...wanted.values()]);
 }

@@ -22,6 +22,9 @@ interface MacGuestRow {
   octets: number | null;
 }
 
+/** How findGuestsByMacs keys its answers: a client MAC within an account. */
+export const macInAccount = (accountId: number, clientMac: string | undefined) => `${accountId}|${clientMac}`;
+
 /** A returning guest's look-up: the MAC in the account, and the location and day of the usage wanted. */
 interface MacKey {
   accountId: number;
@@ -129,24 +132,24 @@ export function createRadiusRepository() {
     },
 
     /**
-     * findGuestByMac of many MACs, keyed `accountId|clientMac` (undefined: no guest): one statement
+     * findGuestByMac of many MACs, keyed by macInAccount (undefined: no guest): one statement
      * on PostgreSQL.
      */
     async findGuestsByMacs(db: DB, macs: { accountId: number; clientMac: string }[]): Promise<Map<string, number | undefined>> {
       const found = new Map<string, number | undefined>();
       if (macs.length === 0) return found;
       if (dialectOf(db) !== "postgres") {
-        for (const m of macs) found.set(`${m.accountId}|${m.clientMac}`, await this.findGuestByMac(db, m.accountId, m.clientMac));
+        for (const m of macs) found.set(macInAccount(m.accountId, m.clientMac), await this.findGuestByMac(db, m.accountId, m.clientMac));
         return found;
       }
       const rows = await q.guestsByMacs.all<{ n: number | string; guest_id: number }>(db, {
         accountIds: macs.map((m) => m.accountId),
         clientMacs: macs.map((m) => m.clientMac),
       });
-      for (const m of macs) found.set(`${m.accountId}|${m.clientMac}`, undefined);
+      for (const m of macs) found.set(macInAccount(m.accountId, m.clientMac), undefined);
       for (const r of rows) {
         const m = macs[Number(r.n) - 1];
-        found.set(`${m.accountId}|${m.clientMac}`, r.guest_id);
+        found.set(macInAccount(m.accountId, m.clientMac), r.guest_id);
       }
       return found;
     },
