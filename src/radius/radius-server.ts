@@ -2,7 +2,6 @@
  * The RADIUS listeners: authentication and accounting over UDP, started beside the HTTP API (or
  * alone) and stopped cleanly: sockets closed first, then in-flight packets finish.
  */
-import { transaction } from "../db/transaction.js";
 import { type RemoteInfo, type Socket, createSocket } from "node:dgram";
 import { lookup as dnsLookup } from "node:dns";
 import { isIP } from "node:net";
@@ -11,7 +10,7 @@ import type { Config } from "../config.js";
 import { backgroundFailures } from "../db/background-failures.js";
 import type { DB } from "../db/database.js";
 import { createBatchedWriter } from "../db/batched-writer.js";
-import { countVisit } from "../modules/guests/guest-activity.service.js";
+import { countVisits } from "../modules/guests/guest-activity.service.js";
 import type { VisitJob } from "./access.service.js";
 import type { AccountingJob } from "./accounting-record.js";
 import { recordAccountingBatch } from "./accounting.service.js";
@@ -119,14 +118,8 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   const peers = givenPeers ?? (given?.radsecPeers instanceof RadsecPeers ? given.radsecPeers : new RadsecPeers());
   const ctx = given ?? { db, repos: createRepositories(), radius: createRadiusRepository(), sessionControl: createSessionControl({ db, radsec: peers }), radsecPeers: peers };
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
-  // Returning guests' visits, one transaction per burst (countVisit is the guests module's write).
-  const writeVisits = (jobs: VisitJob[]) =>
-    transaction(db, async (trx) => {
-      const counted: boolean[] = [];
-      for (const v of jobs) counted.push(await countVisit(trx, v.locationId, v.day, v.guestId));
-      return counted;
-    });
-  const writeVisit = createBatchedWriter(db, writeVisits, (v) => String(v.guestId));
+  // Returning guests' visits, counted a burst at a time (countVisits is the guests module's write).
+  const writeVisit = createBatchedWriter(db, (jobs: VisitJob[]) => countVisits(db, jobs), (v) => String(v.guestId));
   const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), sessions: new SessionMemo(), templates: new AcceptTemplates(config.radius.interimInterval), writeVisit };
   const events = new RadiusEvents(metrics, log);
   const writeBatch = async (jobs: AccountingJob[]) => {

@@ -105,6 +105,65 @@ export async function countVisit(db: DB, locationId: number, day: string, guestI
   return true;
 }
 
+/** A guest seen at a location on its local day. */
+export interface Visit {
+  locationId: number;
+  day: string;
+  guestId: number;
+}
+
+/**
+ * countVisit for many visits at once (the returning guests RADIUS let in during one burst): for
+ * each, whether it was the guest's first that day there. PostgreSQL counts them in one statement,
+ * atomic by itself; SQLite runs countVisit for each in one transaction (or the caller's).
+ */
+export async function countVisits(db: DB, visits: readonly Visit[]): Promise<boolean[]> {
+  if (visits.length === 0) return [];
+  if (dialectOf(db) !== "postgres") {
+    return inTransaction(db, async (trx) => {
+      const first: boolean[] = [];
+      for (const v of visits) first.push(await countVisit(trx, v.locationId, v.day, v.guestId));
+      return first;
+    });
+  }
+  const rows = await visitsStatement.all<{ n: number | string }>(db, {
+    locationIds: visits.map((v) => v.locationId),
+    days: visits.map((v) => v.day),
+    guestIds: visits.map((v) => v.guestId),
+  });
+  const first = new Array<boolean>(visits.length).fill(false);
+  for (const { n } of rows) first[Number(n) - 1] = true;
+  return first;
+}
+
+/**
+ * PostgreSQL: countVisit's two writes for a list of visits, in one statement. Rows are written in
+ * key order, so two bursts sharing a counter row (a location's day, in colliding shards) or a
+ * visitor lock them in the same order and never deadlock. A visit listed twice counts once, as
+ * its first listing.
+ */
+const visitsStatement = new PreparedQuery(["locationIds", "days", "guestIds"], (db, p) => ({
+  compile: () => visitsStatementSql(db, p).compile(db),
+}));
+
+function visitsStatementSql(db: DB, p: Record<"locationIds" | "days" | "guestIds", never>) {
+  const visits = LOGIN_COUNTERS.find((c) => c.table === "daily_visits")!;
+  return sql`${sql.raw(NAMED_STATEMENT)}
+    with j as (
+      select * from unnest(${p.locationIds}::integer[], ${p.days}::varchar[], ${p.guestIds}::integer[]) with ordinality as j(location_id, day, guest_id, n)
+    ), dv as (
+      insert into daily_visitors (location_id, day, guest_id)
+      select distinct location_id, day, guest_id from j order by location_id, day, guest_id
+      on conflict (location_id, day, guest_id) do nothing
+      returning location_id, day, guest_id
+    ), c as (
+      insert into ${sql.id(visits.table)} (location_id, day, shard, count)
+      select location_id, day, ${counterShard(db)}, count(*) from dv group by location_id, day order by location_id, day
+      on conflict (location_id, day, shard) do update set count = ${sql.ref(`${visits.table}.count`)} + excluded.count
+    )
+    select min(j.n) as n from j join dv using (location_id, day, guest_id) group by j.location_id, j.day, j.guest_id`;
+}
+
 /** A visit without a login (a returning guest let in by RADIUS): counted on the location's local day. */
 export async function recordVisit(
   db: DB,
