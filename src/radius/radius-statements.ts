@@ -195,6 +195,14 @@ export function radiusStatements() {
           from unnest(${p.accountIds}::integer[], ${p.clientMacs}::varchar[]) with ordinality as k(account_id, client_mac, n)
           join guest_macs m on m.account_id = k.account_id and m.client_mac = k.client_mac`.compile(db),
     })),
+    // PostgreSQL: the open sessions of many (device, Acct-Session-Id) pairs at once (their position in the arrays is `n`).
+    openSessionsMany: new PreparedQuery(["deviceIds", "acctSessionIds"], (db, p) => ({
+      compile: () =>
+        sql`${sql.raw(NAMED_STATEMENT)}select k.n, s.id, s.guest_id, s.location_id, s.framed_ip, s.session_time, s.input_octets, s.output_octets
+          from unnest(${p.deviceIds}::integer[], ${p.acctSessionIds}::varchar[]) with ordinality as k(device_id, acct_session_id, n)
+          join radius_sessions s on s.device_id = k.device_id and s.acct_session_id = k.acct_session_id
+          where s.stopped_at is null`.compile(db),
+    })),
     usageOn: new PreparedQuery(["guestId", "locationId", "day"], (db, p) =>
       db.selectFrom("daily_usage").select("octets").where("guest_id", "=", p.guestId).where("location_id", "=", p.locationId).where("day", "=", p.day),
     ),

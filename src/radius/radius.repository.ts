@@ -12,6 +12,7 @@ import { createBatchedReader } from "../db/batched-reader.js";
 import { ReadCache } from "../db/read-cache.js";
 import type { Ctx } from "../modules/context.js";
 import { type CreditMove, type NewSession, type SessionCounters, counterMove, radiusStatements } from "./radius-statements.js";
+import { type KnownSession, knownSession } from "./session-memo.js";
 
 export type CredentialRow = Selectable<PortalCredentialsTable>;
 export type SessionRow = Selectable<RadiusSessionsTable>;
@@ -167,6 +168,28 @@ export function createRadiusRepository() {
 
     async findSession(db: DB, deviceId: number, acctSessionId: string): Promise<SessionRow | undefined> {
       return q.findSession.first<SessionRow>(db, { deviceId, acctSessionId });
+    },
+
+    /**
+     * The open sessions among these keys, in their order (undefined: none open): on PostgreSQL in
+     * one statement, on SQLite findSession each.
+     */
+    async findOpenSessions(db: DB, keys: { deviceId: number; acctSessionId: string }[]): Promise<(KnownSession | undefined)[]> {
+      const found: (KnownSession | undefined)[] = new Array(keys.length);
+      if (dialectOf(db) !== "postgres") {
+        for (let i = 0; i < keys.length; i++) {
+          const row = await this.findSession(db, keys[i].deviceId, keys[i].acctSessionId);
+          if (row && row.stopped_at === null) found[i] = knownSession(row);
+        }
+        return found;
+      }
+      if (keys.length === 0) return found;
+      const rows = await q.openSessionsMany.all<SessionRow & { n: number | string }>(db, {
+        deviceIds: keys.map((k) => k.deviceId),
+        acctSessionIds: keys.map((k) => k.acctSessionId),
+      });
+      for (const row of rows) found[Number(row.n) - 1] = knownSession(row);
+      return found;
     },
 
     /**

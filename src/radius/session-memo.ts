@@ -4,8 +4,8 @@
  * instead of reading the row first. The memo is only a guess: the compare-and-set checks the
  * counters, that the session is open and its guest (erasure moves it), and a session another
  * writer touched (another instance, housekeeping, a Disconnect, the CLI) fails it and is read
- * again. Entries are written only after their transaction committed, so a rolled-back batch
- * leaves nothing behind. Each RADIUS server has its own.
+ * again. Entries are written only after their transaction committed, or from rows read (committed
+ * state), so a rolled-back batch leaves nothing behind. Each RADIUS server has its own.
  */
 import type { SessionCounters } from "./radius-statements.js";
 
@@ -15,6 +15,27 @@ export interface KnownSession extends SessionCounters {
   guest_id: number | null;
   location_id: number | null;
   framed_ip: string | null;
+}
+
+/** The fields KnownSession keeps of a session's row as read (counters are bigint: strings from PostgreSQL). */
+export function knownSession(row: {
+  id: number;
+  guest_id: number | null;
+  location_id: number | null;
+  framed_ip: string | null;
+  session_time: number | string;
+  input_octets: number | string;
+  output_octets: number | string;
+}): KnownSession {
+  return {
+    id: row.id,
+    guest_id: row.guest_id,
+    location_id: row.location_id,
+    framed_ip: row.framed_ip,
+    session_time: Number(row.session_time),
+    input_octets: Number(row.input_octets),
+    output_octets: Number(row.output_octets),
+  };
 }
 
 /** Sessions of a large site's busiest hour, then the least recently used go (they are read again). */

@@ -252,6 +252,70 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < guests.length; i++) assert.equal((await profile(guests[i])).radius_total_bandwidth_input, 100 * (i + 1));
     });
 
+    it("advances sessions it never saw (stored before a restart, or by another instance) from their stored counters, a burst at once, counting each visit once", async () => {
+      const clients = Array.from({ length: 3 }, () => randomMac());
+      const guests: number[] = [];
+      for (const client of clients) guests.push(await makeGuest(t, locationId, client));
+      const today = localDay(new Date(), "America/Chicago");
+      // Guests 0 and 1 have not been counted today yet; guest 2 has.
+      await t.db.deleteFrom("daily_visitors").where("guest_id", "in", guests.slice(0, 2)).execute();
+      const visitsToday = async () =>
+        Number(
+          (await t.db.selectFrom("daily_visits").select((eb) => eb.fn.sum<number>("count").as("n")).where("location_id", "=", locationId).where("day", "=", today).executeTakeFirst())?.n ?? 0,
+        );
+      const visitsBefore = await visitsToday();
+      const stored = new Date(Date.now() - 600_000).toISOString().slice(0, 19).replace("T", " ");
+      const owners = [...guests, null];
+      await t.db
+        .insertInto("radius_sessions")
+        .values(
+          owners.map((guestId, i) => ({
+            device_id: ap.id, guest_id: guestId, location_id: locationId, acct_session_id: `recalled-${guests[0]}-${i}`, username: "u",
+            client_mac: i < 3 ? clients[i] : "02:00:00:00:00:99", started_at: stored, updated_at: stored, stopped_at: null,
+            session_time: 600, input_octets: 1000, output_octets: 100, framed_ip: null, nas_ip: "127.0.0.1",
+          })),
+        )
+        .execute();
+      const interim = (i: number) =>
+        accountingRequestBytes(ap.secret, 230 + i, [
+          ["Acct-Status-Type", "Interim-Update"],
+          ["Acct-Session-Id", `recalled-${guests[0]}-${i}`],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(i < 3 ? clients[i] : "02:00:00:00:00:99")],
+          ["Acct-Session-Time", 900],
+          ["Acct-Input-Octets", 1500 + i],
+          ["Acct-Output-Octets", 100],
+        ]);
+      const packets = owners.map((_, i) => interim(i));
+      assert.equal((await rawExchange(t.radius.acctPort, packets)).length, packets.length);
+      for (let i = 0; i < guests.length; i++) {
+        const p = await profile(guests[i]);
+        assert.equal(p.radius_total_bandwidth_input, 500 + i, "only what grew since the stored counters");
+        assert.equal(p.radius_session_total_time, 300);
+        assert.equal(await usageToday(guests[i]), 500 + i);
+        const visitors = await t.db.selectFrom("daily_visitors").select("day").where("guest_id", "=", guests[i]).where("location_id", "=", locationId).where("day", "=", today).execute();
+        assert.equal(visitors.length, 1, `guest ${i} counted once today`);
+      }
+      assert.equal(await visitsToday(), visitsBefore + 2, "the two guests not yet counted today");
+      const rows = await t.db.selectFrom("radius_sessions").select(["input_octets", "session_time", "stopped_at"]).where("acct_session_id", "like", `recalled-${guests[0]}-%`).orderBy("acct_session_id").execute();
+      assert.deepEqual(rows.map((r) => [Number(r.input_octets), Number(r.session_time), r.stopped_at]), [[1500, 900, null], [1501, 900, null], [1502, 900, null], [1503, 900, null]]);
+      // Their next Interim-Updates add only what grew again.
+      const next = owners.map((_, i) =>
+        accountingRequestBytes(ap.secret, 240 + i, [
+          ["Acct-Status-Type", "Interim-Update"],
+          ["Acct-Session-Id", `recalled-${guests[0]}-${i}`],
+          ["Called-Station-Id", dashed(ap.mac)],
+          ["Calling-Station-Id", dashed(i < 3 ? clients[i] : "02:00:00:00:00:99")],
+          ["Acct-Session-Time", 1200],
+          ["Acct-Input-Octets", 2000 + i],
+          ["Acct-Output-Octets", 100],
+        ]),
+      );
+      assert.equal((await rawExchange(t.radius.acctPort, next)).length, next.length);
+      for (let i = 0; i < guests.length; i++) assert.equal((await profile(guests[i])).radius_total_bandwidth_input, 1000 + i);
+      assert.equal(await visitsToday(), visitsBefore + 2);
+    });
+
     it("rejects the next login once accounting has used up the daily cap", async () => {
       const client = randomMac();
       const guestId = await makeGuest(t, locationId, client);
