@@ -2,11 +2,12 @@
  * Sends the outbox (webhook_deliveries): at least once, in order per webhook, signed the Standard
  * Webhooks way, retried with exponential backoff until `retryForMs` after the event, then failed.
  *
- * - Order: only the oldest pending delivery of a webhook is ever sent; the next waits until it is
- *   delivered or failed.
- * - Several instances: a delivery is taken with a lease (a conditional UPDATE only one instance
- *   wins) for the attempt's timeout and a margin; an instance killed mid-attempt leaves a lease that
- *   runs out, and another (or the restarted one) sends it again with the same webhook-id.
+ * - Order: a webhook's deliveries are sent one after the other, oldest first; the next is sent only
+ *   once the one before was delivered or failed for good (a retry waits, and those after it too).
+ * - Several instances: a run of a webhook's oldest pending deliveries is taken with a lease (a
+ *   conditional UPDATE only one instance wins) for the time its attempts may take and a margin; an
+ *   instance killed mid-run leaves a lease that runs out, and another (or the restarted one) sends
+ *   those not recorded as delivered again, with the same webhook-id.
  * - Nothing is lost: the outbox row was committed with the change; it leaves "pending" only when
  *   an answer was recorded.
  */
@@ -19,7 +20,7 @@ import { type OutboxLoop, afterFailure, onOutboxWrite, startOutboxLoop } from ".
 import { guardedLookup, literalRefusal } from "../../outbound-address.js";
 import { webhookRule } from "./webhook-target.js";
 import { signedHeaders } from "./webhook-signature.js";
-import { type DueDelivery, type WebhookRepository, createWebhookRepository } from "./webhooks.repository.js";
+import { type DueDelivery, type RunOutcome, type WebhookRepository, createWebhookRepository } from "./webhooks.repository.js";
 import { messageId } from "./webhooks.service.js";
 
 type WebhookConfig = Config["webhooks"];
@@ -74,22 +75,44 @@ export function postWebhook(cfg: WebhookConfig, url: string, headers: Record<str
 
 export type WebhookWorker = OutboxLoop;
 
+/** Webhooks served in one pass, each with its due head. */
 const BATCH = 32;
+/**
+ * Deliveries of one webhook sent one after the other from one claim: a burst of events (a venue's
+ * login rush) is then sent at the receiver's pace, not at one claim, one read of the heads and one
+ * commit per event.
+ */
+const RUN = 50;
+/** Margin of a lease over the attempt it covers. */
+const LEASE_MARGIN_MS = 5_000;
 
 export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLog, repo: WebhookRepository = createWebhookRepository()): WebhookWorker {
   const inFlight = new Set<number>();
 
-  async function attempt(d: DueDelivery): Promise<void> {
+  /**
+   * Sends a run of the webhook's deliveries in order, stopping at the first that fails (it waits
+   * on its backoff, and those after it behind it). An attempt starts only while it can end within
+   * the lease; the rest are given back for the next pass.
+   */
+  async function sendRun(head: DueDelivery): Promise<void> {
     const start = Date.now();
-    const leaseUntil = start + cfg.timeoutMs + 5_000;
-    if (!(await repo.claim(db, d.id, start, leaseUntil))) return;
-    const id = messageId(d.id);
-    const out = await postWebhook(cfg, d.url, signedHeaders(d.secret, id, d.payload, new Date(start)), d.payload);
-    const end = Date.now();
-    const ok = out.statusCode !== null && out.statusCode >= 200 && out.statusCode < 300;
-    const error = ok ? null : (out.error ?? `HTTP ${out.statusCode}`);
-    const next = ok ? { status: "delivered" as const } : afterFailure(end, Number(d.created_ms) + cfg.retryForMs, cfg.retryBaseMs, d.attempts + 1);
-    await repo.finishAttempt(db, d.id, leaseUntil, { attempted_ms: start, duration_ms: end - start, status_code: out.statusCode, error }, next);
+    const leaseUntil = start + 2 * cfg.timeoutMs + LEASE_MARGIN_MS;
+    const run = await repo.claimRun(db, head, RUN, start, leaseUntil);
+    const outcomes: RunOutcome[] = [];
+    let k = 0;
+    while (k < run.length && Date.now() + cfg.timeoutMs + LEASE_MARGIN_MS <= leaseUntil) {
+      const d = run[k++];
+      const began = Date.now();
+      const id = messageId(d.id);
+      const out = await postWebhook(cfg, head.url, signedHeaders(head.secret, id, d.payload, new Date(began)), d.payload);
+      const end = Date.now();
+      const ok = out.statusCode !== null && out.statusCode >= 200 && out.statusCode < 300;
+      const error = ok ? null : (out.error ?? `HTTP ${out.statusCode}`);
+      const next = ok ? { status: "delivered" as const } : afterFailure(end, Number(d.created_ms) + cfg.retryForMs, cfg.retryBaseMs, d.attempts + 1);
+      outcomes.push({ id: d.id, attempt: { attempted_ms: began, duration_ms: end - began, status_code: out.statusCode, error }, next });
+      if (!ok) break;
+    }
+    if (run.length > 0) await repo.finishRun(db, leaseUntil, outcomes, run.slice(k).map((d) => d.id));
   }
 
   /**
@@ -104,7 +127,7 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLo
       due.map(async (d) => {
         inFlight.add(d.webhook_id);
         try {
-          await attempt(d);
+          await sendRun(d);
         } catch (err) {
           failure ??= err;
         } finally {

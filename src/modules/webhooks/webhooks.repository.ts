@@ -1,8 +1,8 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/database.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
-import { claimLease, finishLease } from "../../db/outbox.js";
-import { type RowLock, withRowLock } from "../../db/transaction.js";
+import { type AttemptLine, type LeaseOutcome, finishLease } from "../../db/outbox.js";
+import { type RowLock, transaction, withRowLock } from "../../db/transaction.js";
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -18,6 +18,24 @@ export interface DueDelivery {
   url: string;
   secret: string;
 }
+
+/** A delivery of a run this instance holds (see claimRun); `attempts` as before this one. */
+export interface RunDelivery {
+  id: number;
+  payload: string;
+  attempts: number;
+  created_ms: number;
+}
+
+/** An attempt of a run and where its delivery goes next. */
+export interface RunOutcome {
+  id: number;
+  attempt: AttemptLine;
+  next: LeaseOutcome;
+}
+
+/** claimRun lost a delivery to another instance between its read and its update. */
+class RunTaken extends Error {}
 
 export function createWebhookRepository() {
   return {
@@ -86,20 +104,65 @@ export function createWebhookRepository() {
       return rows.map((r) => ({ ...r, attempts: Number(r.attempts), created_ms: Number(r.created_ms) }));
     },
 
-    /** Takes the delivery for this instance until `leaseUntil` (see claimLease). */
-    claim(db: DB, id: number, nowMs: number, leaseUntil: number): Promise<boolean> {
-      return claimLease(db, "webhook_deliveries", id, nowMs, leaseUntil);
+    /**
+     * Takes `head` (a due head, see dueHeads) and up to `limit - 1` pending deliveries of its webhook
+     * after it, in order, for this instance until `leaseUntil` (each attempt counted, as claimLease
+     * does): the run a worker sends one after the other. The run stops before the first delivery
+     * someone holds or that waits on a backoff; nothing is taken unless it starts at the head, nor
+     * when another instance took one of them between the read and the update (one transaction).
+     */
+    async claimRun(db: DB, head: { id: number; webhook_id: number }, limit: number, nowMs: number, leaseUntil: number): Promise<RunDelivery[]> {
+      try {
+        return await transaction(db, async (trx) => {
+          const rows = await trx
+            .selectFrom("webhook_deliveries")
+            .select(["id", "payload", "attempts", "created_ms", "lease_until_ms", "next_attempt_ms"])
+            .where("webhook_id", "=", head.webhook_id)
+            .where("status", "=", "pending")
+            .where("id", ">=", head.id)
+            .orderBy("id")
+            .limit(limit)
+            .execute();
+          const run: RunDelivery[] = [];
+          for (const r of rows) {
+            if (Number(r.lease_until_ms) >= nowMs || Number(r.next_attempt_ms) > nowMs) break;
+            run.push({ id: r.id, payload: r.payload, attempts: Number(r.attempts), created_ms: Number(r.created_ms) });
+          }
+          if (run.length === 0 || run[0].id !== head.id) return [];
+          const taken = await trx
+            .updateTable("webhook_deliveries")
+            .set((eb) => ({ lease_until_ms: leaseUntil, attempts: eb("attempts", "+", 1) }))
+            .where("id", "in", run.map((d) => d.id))
+            .where("status", "=", "pending")
+            .where("lease_until_ms", "<", nowMs)
+            .where("next_attempt_ms", "<=", nowMs)
+            .executeTakeFirst();
+          if (Number(taken.numUpdatedRows) !== run.length) throw new RunTaken();
+          return run;
+        });
+      } catch (err) {
+        if (err instanceof RunTaken) return [];
+        throw err;
+      }
     },
 
-    /** Records an attempt's outcome, if this instance still holds the delivery. */
-    finishAttempt(
-      db: DB,
-      id: number,
-      leaseUntil: number,
-      attempt: Omit<AttemptRow, "id" | "delivery_id">,
-      next: { status: "delivered" | "failed" | "pending"; nextAttemptMs?: number },
-    ): Promise<boolean> {
-      return finishLease(db, "webhook_deliveries", id, leaseUntil, attempt, next);
+    /**
+     * Records a run's attempts (each only while this instance still holds its delivery) and gives
+     * back the deliveries it did not send (`unsent`: an attempt failed before them, or the lease was
+     * running out), uncounting their attempt: one transaction for the run.
+     */
+    async finishRun(db: DB, leaseUntil: number, outcomes: RunOutcome[], unsent: number[]): Promise<void> {
+      await transaction(db, async (trx) => {
+        for (const o of outcomes) await finishLease(trx, "webhook_deliveries", o.id, leaseUntil, o.attempt, o.next);
+        if (unsent.length === 0) return;
+        await trx
+          .updateTable("webhook_deliveries")
+          .set((eb) => ({ lease_until_ms: 0, attempts: eb("attempts", "-", 1) }))
+          .where("id", "in", unsent)
+          .where("status", "=", "pending")
+          .where("lease_until_ms", "=", leaseUntil)
+          .execute();
+      });
     },
   };
 }

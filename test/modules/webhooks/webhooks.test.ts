@@ -265,6 +265,41 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it("sends a burst in runs, in order: a failure mid-run holds those after it back, and their attempts are not counted", async () => {
+      for (const w of workers.splice(0)) await w.stop();
+      // The fourth request fails once; everything else succeeds.
+      const rx = await receiver((n) => (n === 4 ? 500 : 204));
+      try {
+        const hook = await t.call("POST", "create-or-update-webhook", { url: rx.url, events: "guest.login" });
+        const n = 8;
+        for (let i = 0; i < n; i++) {
+          await login(t, { accountId: t.accountId, locationId: loc, timezone: "Europe/Paris", at: "2026-05-04T10:00:00Z", identity: `run${i}@example.com` });
+        }
+        workers.push(startWebhookWorker(t.db, cfg(), silent));
+        await waitUntil("all delivered", async () => (await deliveries(hook.body.webhook_id)).every((d) => d.status === "delivered"));
+        for (const w of workers.splice(0)) await w.stop();
+        const log = (await deliveries(hook.body.webhook_id)).reverse();
+        const ids = log.map((d: any) => d.message_id);
+        assert.deepEqual(
+          rx.got.map((r) => r.id),
+          [...ids.slice(0, 4), ...ids.slice(3)],
+          "in order, the failed one again before any after it",
+        );
+        assert.deepEqual(
+          log.map((d: any) => d.attempts),
+          [1, 1, 1, 2, 1, 1, 1, 1],
+        );
+        assert.deepEqual(
+          log[3].attempt_log.map((a: any) => a.status_code),
+          [500, 204],
+        );
+        for (const d of log) assert.equal(d.attempt_log.length, d.attempts);
+        await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
+      } finally {
+        await rx.close();
+      }
+    });
+
     it("marks a delivery failed once it has failed for the whole retry period, then sends the next", async () => {
       for (const w of workers.splice(0)) await w.stop();
       const rx = await receiver(() => 503);
