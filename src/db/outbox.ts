@@ -14,7 +14,7 @@
  *   committed (`outboxWritten`, through afterCommit): a row is sent at once, not at the next poll.
  *   The poll stays for rows queued by other instances and for retries that come due.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { BackgroundFailures } from "./background-failures.js";
 import type { DB } from "./database.js";
 import { afterCommit, transaction } from "./transaction.js";
@@ -108,6 +108,40 @@ export async function finishLease(db: DB, table: OutboxTable, id: number, leaseU
     return true;
   };
   return db.isTransaction ? run(loose(db)) : transaction(db, (trx) => run(loose(trx)));
+}
+
+/**
+ * finishLease of several rows held under one lease, each after one attempt, all going to the same
+ * final `status` (a webhook run's delivered events): one update and one insert of their log lines,
+ * in the caller's transaction. Rows no longer held are left as they are.
+ */
+export async function finishLeasesAs(db: DB, table: OutboxTable, leaseUntil: number, status: string, done: { id: number; attempt: AttemptLine }[]): Promise<void> {
+  if (done.length === 0) return;
+  if (!db.isTransaction) throw new Error("finishLeasesAs runs in the caller's transaction");
+  const log = LOGS[table];
+  // Each row's own value; cast, so PostgreSQL knows the parameters' type.
+  const each = (value: (a: AttemptLine) => number | null) =>
+    sql`case id ${sql.join(
+      done.map((d) => sql`when ${d.id} then cast(${value(d.attempt)} as bigint)`),
+      sql` `,
+    )} end`;
+  const held = await loose(db)
+    .updateTable(table)
+    .set({
+      status,
+      lease_until_ms: 0,
+      last_status: each((a) => a.status_code),
+      last_error: null,
+      finished_ms: each((a) => a.attempted_ms + a.duration_ms),
+    })
+    .where("id", "in", done.map((d) => d.id))
+    .where("status", "=", "pending")
+    .where("lease_until_ms", "=", leaseUntil)
+    .returning("id")
+    .execute();
+  const ids = new Set(held.map((r: { id: number }) => Number(r.id)));
+  const lines = done.filter((d) => ids.has(d.id)).map((d) => ({ [log.key]: d.id, ...d.attempt }));
+  if (lines.length > 0) await loose(db).insertInto(log.table).values(lines).execute();
 }
 
 /** Wake-ups of this process's outbox workers, by the database's Kysely adapter (a database and its transactions share one). */

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/database.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
-import { type AttemptLine, type LeaseOutcome, finishLease } from "../../db/outbox.js";
+import { type AttemptLine, type LeaseOutcome, finishLease, finishLeasesAs } from "../../db/outbox.js";
 import { type RowLock, transaction, withRowLock } from "../../db/transaction.js";
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -153,7 +153,9 @@ export function createWebhookRepository() {
      */
     async finishRun(db: DB, leaseUntil: number, outcomes: RunOutcome[], unsent: number[]): Promise<void> {
       await transaction(db, async (trx) => {
-        for (const o of outcomes) await finishLease(trx, "webhook_deliveries", o.id, leaseUntil, o.attempt, o.next);
+        const delivered = outcomes.filter((o) => o.next.status === "delivered");
+        await finishLeasesAs(trx, "webhook_deliveries", leaseUntil, "delivered", delivered);
+        for (const o of outcomes) if (o.next.status !== "delivered") await finishLease(trx, "webhook_deliveries", o.id, leaseUntil, o.attempt, o.next);
         if (unsent.length === 0) return;
         await trx
           .updateTable("webhook_deliveries")

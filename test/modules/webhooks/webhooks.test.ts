@@ -293,7 +293,12 @@ for (const dialect of DIALECTS) {
           log[3].attempt_log.map((a: any) => a.status_code),
           [500, 204],
         );
-        for (const d of log) assert.equal(d.attempt_log.length, d.attempts);
+        for (const d of log) {
+          assert.equal(d.attempt_log.length, d.attempts);
+          assert.equal(d.last_status_code, 204);
+          const last = d.attempt_log[d.attempt_log.length - 1];
+          assert.equal(Date.parse(d.finished_at), Date.parse(last.attempted_at) + last.duration_ms, "finished when its own attempt ended");
+        }
         await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
       } finally {
         await rx.close();
