@@ -17,6 +17,7 @@
 import { type Kysely, sql } from "kysely";
 import type { BackgroundFailures } from "./background-failures.js";
 import type { DB } from "./database.js";
+import { dialectOf } from "./dialect.js";
 import { afterCommit, transaction } from "./transaction.js";
 
 /** The outbox tables and their delivery logs (the log's column naming the row). */
@@ -108,6 +109,18 @@ export async function finishLease(db: DB, table: OutboxTable, id: number, leaseU
     return true;
   };
   return db.isTransaction ? run(loose(db)) : transaction(db, (trx) => run(loose(trx)));
+}
+
+/**
+ * A worker's own bookkeeping in transaction `trx` (a claim, outcomes) does not wait for PostgreSQL's
+ * WAL flush, so that it does not queue behind, nor add to, the flushes of the writes that answer
+ * guests (a login burst). Were the database host to crash within the moment before the flush, the
+ * claim or the outcome is lost and the row is sent again: at-least-once delivery allows it (the
+ * receiver deduplicates on the message id). The writes that queue rows keep the flush of the change
+ * they belong to. Nothing on SQLite, whose commits in WAL mode wait for no flush already.
+ */
+export async function skipFlushWait(trx: DB): Promise<void> {
+  if (dialectOf(trx) === "postgres") await sql`set local synchronous_commit = off`.execute(trx);
 }
 
 /**

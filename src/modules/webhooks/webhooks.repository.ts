@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/database.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
-import { type AttemptLine, type LeaseOutcome, finishLease, finishLeasesAs } from "../../db/outbox.js";
+import { type AttemptLine, type LeaseOutcome, finishLease, finishLeasesAs, skipFlushWait } from "../../db/outbox.js";
 import { type RowLock, transaction, withRowLock } from "../../db/transaction.js";
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -114,6 +114,7 @@ export function createWebhookRepository() {
     async claimRun(db: DB, head: { id: number; webhook_id: number }, limit: number, nowMs: number, leaseUntil: number): Promise<RunDelivery[]> {
       try {
         return await transaction(db, async (trx) => {
+          await skipFlushWait(trx);
           const rows = await trx
             .selectFrom("webhook_deliveries")
             .select(["id", "payload", "attempts", "created_ms", "lease_until_ms", "next_attempt_ms"])
@@ -153,6 +154,7 @@ export function createWebhookRepository() {
      */
     async finishRun(db: DB, leaseUntil: number, outcomes: RunOutcome[], unsent: number[]): Promise<void> {
       await transaction(db, async (trx) => {
+        await skipFlushWait(trx);
         const delivered = outcomes.filter((o) => o.next.status === "delivered");
         await finishLeasesAs(trx, "webhook_deliveries", leaseUntil, "delivered", delivered);
         for (const o of outcomes) if (o.next.status !== "delivered") await finishLease(trx, "webhook_deliveries", o.id, leaseUntil, o.attempt, o.next);
