@@ -276,17 +276,20 @@ for (const dialect of DIALECTS) {
           })),
         )
         .execute();
-      const interim = (i: number) =>
-        accountingRequestBytes(ap.secret, 230 + i, [
-          ["Acct-Status-Type", "Interim-Update"],
-          ["Acct-Session-Id", `recalled-${guests[0]}-${i}`],
-          ["Called-Station-Id", dashed(ap.mac)],
-          ["Calling-Station-Id", dashed(i < 3 ? clients[i] : "02:00:00:00:00:99")],
-          ["Acct-Session-Time", 900],
-          ["Acct-Input-Octets", 1500 + i],
-          ["Acct-Output-Octets", 100],
-        ]);
-      const packets = owners.map((_, i) => interim(i));
+      /** Session i's Interim-Update with these counters (its input octets plus i). */
+      const interims = (firstId: number, time: number, input: number) =>
+        owners.map((_, i) =>
+          accountingRequestBytes(ap.secret, firstId + i, [
+            ["Acct-Status-Type", "Interim-Update"],
+            ["Acct-Session-Id", `recalled-${guests[0]}-${i}`],
+            ["Called-Station-Id", dashed(ap.mac)],
+            ["Calling-Station-Id", dashed(i < 3 ? clients[i] : "02:00:00:00:00:99")],
+            ["Acct-Session-Time", time],
+            ["Acct-Input-Octets", input + i],
+            ["Acct-Output-Octets", 100],
+          ]),
+        );
+      const packets = interims(230, 900, 1500);
       assert.equal((await rawExchange(t.radius.acctPort, packets)).length, packets.length);
       for (let i = 0; i < guests.length; i++) {
         const p = await profile(guests[i]);
@@ -300,17 +303,7 @@ for (const dialect of DIALECTS) {
       const rows = await t.db.selectFrom("radius_sessions").select(["input_octets", "session_time", "stopped_at"]).where("acct_session_id", "like", `recalled-${guests[0]}-%`).orderBy("acct_session_id").execute();
       assert.deepEqual(rows.map((r) => [Number(r.input_octets), Number(r.session_time), r.stopped_at]), [[1500, 900, null], [1501, 900, null], [1502, 900, null], [1503, 900, null]]);
       // Their next Interim-Updates add only what grew again.
-      const next = owners.map((_, i) =>
-        accountingRequestBytes(ap.secret, 240 + i, [
-          ["Acct-Status-Type", "Interim-Update"],
-          ["Acct-Session-Id", `recalled-${guests[0]}-${i}`],
-          ["Called-Station-Id", dashed(ap.mac)],
-          ["Calling-Station-Id", dashed(i < 3 ? clients[i] : "02:00:00:00:00:99")],
-          ["Acct-Session-Time", 1200],
-          ["Acct-Input-Octets", 2000 + i],
-          ["Acct-Output-Octets", 100],
-        ]),
-      );
+      const next = interims(240, 1200, 2000);
       assert.equal((await rawExchange(t.radius.acctPort, next)).length, next.length);
       for (let i = 0; i < guests.length; i++) assert.equal((await profile(guests[i])).radius_total_bandwidth_input, 1000 + i);
       assert.equal(await visitsToday(), visitsBefore + 2);
