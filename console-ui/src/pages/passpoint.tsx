@@ -96,6 +96,8 @@ export function PasspointPage(props: PageProps) {
         <p>Add a location first: a configuration covers one or more locations.</p>
       ) : (
       <Form
+        // Another configuration to edit is another form: its fields change in the same render as the heading.
+        key={editing ? `edit-${editing.id}` : "new"}
         id="passpoint-form"
         fields={fieldsFor(locs)}
         initial={initial}
