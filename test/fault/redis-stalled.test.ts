@@ -16,6 +16,7 @@ import { after, before, describe, it } from "node:test";
 import { Redis } from "ioredis";
 import { type RedisProcess, type SilentSocket, startRedisServer, startSilentSocket } from "../helpers/redis-server.js";
 import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
+import { waitUntil } from "../helpers/wait.js";
 import { type Probe, apiCall, probe } from "./service-probes.js";
 
 /** The database's acquire timeout (DB_ACQUIRE_TIMEOUT_MS default): no request waits longer than the database may make it. */
@@ -160,6 +161,8 @@ describe("redis-server stopped (SIGSTOP) under a running service", () => {
 
     redis.resume();
     await untilRedis(svc, "ok");
+    // The line is written as /healthz turns ok; it reaches this process through the child's stdout pipe, later.
+    await waitUntil("the line saying Redis is back", () => svc.output().includes("redis answers"));
     const lines = svc.output().split("\n");
     assert.equal(lines.filter((l) => l.includes("redis degraded")).length, 1, "one warning for the whole spell");
     assert.equal(lines.filter((l) => l.includes("redis answers")).length, 1, "and one line when it is back");
