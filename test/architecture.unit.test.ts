@@ -128,7 +128,7 @@ describe("architecture: imports only run downwards", () => {
 
 /** Tables written by one owner (docs/architecture.md, "Who writes which table"): the files allowed to write each. */
 const TABLE_WRITERS: Record<string, string[]> = {
-  portal_credentials: ["src/radius/radius.repository.ts"],
+  portal_credentials: ["src/radius/portal-credentials.repository.ts"],
   // The login writer; the erasure moves a guest's rows to its anonymous stand-in.
   logins: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
   guest_locations: ["src/modules/guests/guest-activity.service.ts", "src/modules/guests/guest-rights.repository.ts"],
@@ -162,6 +162,6 @@ describe("architecture: one owner per write", () => {
     assert.ok(writesTable('await db.deleteFrom("portal_credentials").where(', "portal_credentials"));
     assert.ok(writesTable("insert into portal_credentials (username)", "portal_credentials"));
     assert.ok(!writesTable('db.selectFrom("portal_credentials")', "portal_credentials"));
-    assert.ok(writesTable(texts.get("src/radius/radius.repository.ts")!, "portal_credentials"));
+    assert.ok(writesTable(texts.get("src/radius/portal-credentials.repository.ts")!, "portal_credentials"));
   });
 });

@@ -298,9 +298,10 @@ export async function recordAccountingBatch(deps: AccountingDeps, jobs: Accounti
   const { ctx } = deps;
   const out: (Applied | undefined)[] = new Array(jobs.length);
   const batchSessions = new Map<string, KnownSession | undefined>();
-  if (ctx.radius.creditsInOneStatement(ctx.db)) await recallSessions(deps, jobs);
+  const oneStatement = ctx.radius.creditsInOneStatement(ctx.db);
+  if (oneStatement) await recallSessions(deps, jobs);
   let picked = pickKnownInterims(deps, jobs);
-  if (picked.length === jobs.length && ctx.radius.creditsInOneStatement(ctx.db)) {
+  if (picked.length === jobs.length && oneStatement) {
     await applyKnownInterims(ctx.db, deps, jobs, picked, out, batchSessions);
     settle(deps, out);
     picked = [];

@@ -1,20 +1,20 @@
 /**
- * SQL of the RADIUS server: portal credentials, returning guests, sessions and usage counters,
- * and the housekeeping that closes silent sessions and purges old ones.
+ * SQL of the RADIUS server: returning guests, sessions and usage counters, and the housekeeping
+ * that closes silent sessions and purges old ones; portal credentials' SQL is spread in from
+ * portal-credentials.repository.ts.
  * What runs per packet is prepared once (radius-statements.ts); the rest is built per call.
  */
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { DB } from "../db/database.js";
 import { dialectOf } from "../db/dialect.js";
-import type { PortalCredentialsTable, RadiusSessionsTable } from "../db/schema.js";
-import { PreparedQuery } from "../db/prepared-query.js";
+import type { RadiusSessionsTable } from "../db/schema.js";
 import { createBatchedReader } from "../db/batched-reader.js";
 import { ReadCache } from "../db/read-cache.js";
 import type { Ctx } from "../modules/context.js";
+import { portalCredentialQueries } from "./portal-credentials.repository.js";
 import { type CreditMove, type NewSession, type SessionCounters, counterMove, radiusStatements } from "./radius-statements.js";
 import { type KnownSession, knownSession } from "./session-memo.js";
 
-export type CredentialRow = Selectable<PortalCredentialsTable>;
 export type SessionRow = Selectable<RadiusSessionsTable>;
 
 interface MacGuestRow {
@@ -36,13 +36,7 @@ interface MacKey {
 
 /** The RADIUS server's SQL, with its prepared statements and the returning-guest cache: one per app. */
 export function createRadiusRepository() {
-  const q = {
-    ...radiusStatements(),
-    findCredential: new PreparedQuery(["username"], (db, p) => db.selectFrom("portal_credentials").selectAll().where("username", "=", p.username)),
-    consumeCredential: new PreparedQuery(["id", "now"], (db, p) =>
-      db.updateTable("portal_credentials").set({ used_at: p.now }).where("id", "=", p.id).where("used_at", "is", null).where("expires_at", ">", p.now),
-    ),
-  };
+  const q = radiusStatements();
 
   /**
    * MAC authentications repeat (every reconnect, every roam between access points): while nothing
@@ -75,40 +69,7 @@ export function createRadiusRepository() {
   };
 
   return {
-    async insertCredential(db: DB, values: Insertable<PortalCredentialsTable>): Promise<void> {
-      await db.insertInto("portal_credentials").values(values).execute();
-    },
-
-    /**
-     * PostgreSQL: insertCredential as a CTE of a login's statement (recordLogin's companion), for
-     * the guest of its CTE `g`: the columns `cols` read from `p` by name.
-     */
-    credentialCte(p: Record<string, never>, cols: string[]) {
-      const integer = (k: string) => k === "device_id" || k === "location_id" || k === "voucher_id";
-      return sql`pc as (
-      insert into portal_credentials (${sql.join(cols.map((k) => sql.ref(k)))}, guest_id)
-      select ${sql.join(cols.map((k) => sql`${p[k]}::${sql.raw(integer(k) ? "integer" : "varchar")}`))}, g.id from g
-    )`;
-    },
-
-    /** Erasure of a guest (docs/guest-data.md): its credentials carry its MAC. */
-    async deleteGuestCredentials(db: DB, guestId: number): Promise<void> {
-      await db.deleteFrom("portal_credentials").where("guest_id", "=", guestId).execute();
-    },
-
-    async findCredential(db: DB, username: string): Promise<CredentialRow | undefined> {
-      return q.findCredential.first<CredentialRow>(db, { username });
-    },
-
-    /** Marks the credential used if it is still unused and fresh; false when another request got there first. */
-    async consumeCredential(db: DB, id: number, now: string): Promise<boolean> {
-      return (await q.consumeCredential.run(db, { id, now })) === 1;
-    },
-
-    async purgeCredentials(db: DB, expiredBefore: string): Promise<number> {
-      const res = await db.deleteFrom("portal_credentials").where("expires_at", "<", expiredBefore).executeTakeFirst();
-      return Number(res.numDeletedRows);
-    },
+    ...portalCredentialQueries(),
 
     /**
      * A returning guest (portal login from this MAC since `since`) and, in the same query, the

@@ -97,11 +97,13 @@ async function firstVisitToday(db: DB, locationId: number, day: string, guestId:
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** The counter of a location's visitors per local day (one of LOGIN_COUNTERS). */
+const DAILY_VISITS = LOGIN_COUNTERS.find((c) => c.table === "daily_visits")!;
+
 /** Counts the guest as a visitor of the location on that local day, once per day. Returns true the first time. */
 export async function countVisit(db: DB, locationId: number, day: string, guestId: number): Promise<boolean> {
   if (!(await firstVisitToday(db, locationId, day, guestId))) return false;
-  const visits = LOGIN_COUNTERS.find((c) => c.table === "daily_visits")!;
-  await addOne(db, visits, { location_id: locationId, day, login_type: "", hour: 0 });
+  await addOne(db, DAILY_VISITS, { location_id: locationId, day, login_type: "", hour: 0 });
   return true;
 }
 
@@ -147,7 +149,6 @@ const visitsStatement = new PreparedQuery(["locationIds", "days", "guestIds"], (
 }));
 
 function visitsStatementSql(db: DB, p: Record<"locationIds" | "days" | "guestIds", never>) {
-  const visits = LOGIN_COUNTERS.find((c) => c.table === "daily_visits")!;
   return sql`${sql.raw(NAMED_STATEMENT)}
     with j as (
       select * from unnest(${p.locationIds}::integer[], ${p.days}::varchar[], ${p.guestIds}::integer[]) with ordinality as j(location_id, day, guest_id, n)
@@ -157,9 +158,9 @@ function visitsStatementSql(db: DB, p: Record<"locationIds" | "days" | "guestIds
       on conflict (location_id, day, guest_id) do nothing
       returning location_id, day, guest_id
     ), c as (
-      insert into ${sql.id(visits.table)} (location_id, day, shard, count)
+      insert into ${sql.id(DAILY_VISITS.table)} (location_id, day, shard, count)
       select location_id, day, ${counterShard(db)}, count(*) from dv group by location_id, day order by location_id, day
-      on conflict (location_id, day, shard) do update set count = ${sql.ref(`${visits.table}.count`)} + excluded.count
+      on conflict (location_id, day, shard) do update set count = ${sql.ref(`${DAILY_VISITS.table}.count`)} + excluded.count
     )
     select min(j.n) as n from j join dv using (location_id, day, guest_id) group by j.location_id, j.day, j.guest_id`;
 }
