@@ -14,7 +14,7 @@ import type { DB } from "./db/database.js";
 import { isDatabaseUnavailable } from "./db/database-errors.js";
 import { AppError, httpErrors } from "./errors.js";
 import { consolePlugin, consoleSessionCaller } from "./console/console.plugin.js";
-import { REDACTED, createLogger } from "./logger.js";
+import { REDACTED, createLogger, requestLoggerFactory } from "./logger.js";
 import { ErrorResponse, createApiRouter } from "./http/api-route.js";
 import { registerDocsPage } from "./http/docs-page.js";
 import { registerMetricsRoute } from "./http/metrics-route.js";
@@ -126,7 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const { config, db } = opts;
   const logger = opts.logger ?? createLogger({ level: config.logLevel });
   const app = Fastify({
-    ...(logger === false ? { logger: false } : { loggerInstance: logger }),
+    ...(logger === false ? { logger: false } : { loggerInstance: logger, childLoggerFactory: requestLoggerFactory }),
     bodyLimit: config.bodyLimit,
     clientErrorHandler,
     // Fastify's own pair of lines per request ("incoming request", "request completed") is one line

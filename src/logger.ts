@@ -5,7 +5,7 @@
  * where a secret could sit in a logged object are censored.
  */
 import type { FastifyBaseLogger } from "fastify";
-import pino, { type DestinationStream } from "pino";
+import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream } from "pino";
 
 export interface LoggerOptions {
   level?: string;
@@ -100,4 +100,70 @@ export function stdoutDestination(): DestinationStream {
 export function createLogger(opts: LoggerOptions = {}): FastifyBaseLogger {
   const options = { level: opts.level ?? "info", serializers, redact: { paths: REDACT_PATHS, censor: REDACTED } };
   return (opts.stream ? pino(options, opts.stream) : pino(options)) as unknown as FastifyBaseLogger;
+}
+
+type LogArgs = Parameters<FastifyBaseLogger["info"]>;
+
+/**
+ * A request's logger, made the first time something logs through it. Fastify gives every request
+ * a child logger bound to its id; making one (its bindings serialised and redacted) cost about
+ * 1.5 µs per request, and nearly every request never logs through it: its access line has a logger
+ * of its own (app.ts). Lines written through it are those of the child it stands for.
+ */
+class RequestLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly opts: ChildLoggerOptions,
+  ) {}
+
+  private get real(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.opts);
+    return this.made;
+  }
+
+  get level(): string {
+    return this.made?.level ?? this.opts.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.real.level = level;
+  }
+
+  fatal(...args: LogArgs): void {
+    this.real.fatal(...args);
+  }
+
+  error(...args: LogArgs): void {
+    this.real.error(...args);
+  }
+
+  warn(...args: LogArgs): void {
+    this.real.warn(...args);
+  }
+
+  info(...args: LogArgs): void {
+    this.real.info(...args);
+  }
+
+  debug(...args: LogArgs): void {
+    this.real.debug(...args);
+  }
+
+  trace(...args: LogArgs): void {
+    this.real.trace(...args);
+  }
+
+  silent(): void {}
+
+  child(bindings: Bindings, opts?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real.child(bindings, opts);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: each request's logger, made when first used (RequestLogger). */
+export function requestLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
+  return new RequestLogger(logger, bindings, opts) as unknown as FastifyBaseLogger;
 }

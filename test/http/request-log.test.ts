@@ -1,6 +1,7 @@
 /**
  * The access log: the real service (startService) writes one JSON line per answered HTTP request,
- * with its values redacted, and none with LOG_REQUESTS=false; warnings and errors are logged either way.
+ * with its values redacted, and none with LOG_REQUESTS=false; warnings and errors are logged either way,
+ * those of a request bound to its id.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -121,6 +122,11 @@ describe("access log", () => {
       const lines = s.lines.slice(before);
       assert.deepEqual(lines.filter((l) => l.msg === "request completed" || l.msg === "incoming request"), []);
       assert.ok(lines.some((l) => l.level === 40 && l.msg === "health check: database not ready"), JSON.stringify(lines));
+      // Written through the request's own logger (made only when something logs through it): bound
+      // to that request's id, each its own.
+      const warnings = lines.filter(notReady);
+      assert.ok(warnings.every((l) => /^req-/.test(l.reqId ?? "")), JSON.stringify(warnings));
+      assert.notEqual(warnings[0].reqId, warnings[1].reqId);
     });
   });
 });
