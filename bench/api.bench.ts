@@ -13,6 +13,12 @@ import { startTarget } from "./support/target.js";
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const TARGET = "bench/support/api-target.ts";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/**
+ * Seconds of the same load before each get-location measurement, the baseline's included: the
+ * figures are of warm processes. Cold, the app's first seconds also paid for compiling its larger
+ * code (about 2 µs per request over a 10 s run), which a server pays once.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 
 interface AppInfo {
   port: number;
@@ -39,8 +45,8 @@ export default async function run(): Promise<void> {
     const json = await sample.text();
     if (sample.status !== 200) throw new Error(`get-location answered ${sample.status}: ${json}`);
     const bare = await startTarget<{ port: number }>(TARGET, ["bare", json]);
-    console.log(`get-location, 10 ids, 50 connections, ${DURATION} s each (response ${json.length} bytes)`);
-    const baseline = await loadBaseline("bare Fastify route, same JSON from memory", bare, "/api/get-location", { duration: DURATION });
+    console.log(`get-location, 10 ids, 50 connections, ${DURATION} s each after ${WARMUP} s of warm-up (response ${json.length} bytes)`);
+    const baseline = await loadBaseline("bare Fastify route, same JSON from memory", bare, "/api/get-location", { duration: DURATION }, WARMUP);
     for (const [name, t] of [
       ["SQLite", sqlite],
       ["PostgreSQL", pg],
@@ -49,7 +55,7 @@ export default async function run(): Promise<void> {
         url: `http://127.0.0.1:${t.info.port}${path(t.info)}`,
         headers: { identifier: t.info.identifier },
         duration: DURATION,
-      }, t.pid);
+      }, t.pid, WARMUP);
       printRow(r, baseline);
     }
     console.log(`\ncreate-or-update-location (writes), 50 connections, ${DURATION} s each`);

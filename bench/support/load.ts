@@ -44,9 +44,12 @@ export function cpuMicros(pid: number): number | undefined {
 /**
  * One load of `opts.url`. With `pid` (the target's process), also what each answered request cost
  * the target in CPU: a figure that, unlike req/s, does not depend on how much of the two cores the
- * load generator left it.
+ * load generator left it. `warmupSeconds`: the same load first for that long, not measured, so that
+ * the figures are of the target in its steady state (its code compiled by the JIT, its caches
+ * filled), as a server runs after its first seconds; a baseline is warmed the same way.
  */
-export async function load(label: string, opts: autocannon.Options, pid?: number): Promise<LoadResult> {
+export async function load(label: string, opts: autocannon.Options, pid?: number, warmupSeconds = 0): Promise<LoadResult> {
+  if (warmupSeconds > 0) await autocannon({ connections: 50, ...opts, duration: warmupSeconds });
   const before = pid === undefined ? undefined : cpuMicros(pid);
   const r = await autocannon({ connections: 50, duration: 10, ...opts });
   const after = pid === undefined ? undefined : cpuMicros(pid);
@@ -72,9 +75,15 @@ export function printRow(r: LoadResult, baseline?: LoadResult): void {
 }
 
 /** Loads a bare baseline target on `path`, stops it (so it takes no CPU from what follows), prints the row. */
-export async function loadBaseline(label: string, bare: Target<{ port: number }>, path: string, opts: Omit<autocannon.Options, "url"> = {}): Promise<LoadResult> {
+export async function loadBaseline(
+  label: string,
+  bare: Target<{ port: number }>,
+  path: string,
+  opts: Omit<autocannon.Options, "url"> = {},
+  warmupSeconds = 0,
+): Promise<LoadResult> {
   try {
-    const r = await load(label, { ...opts, url: `http://127.0.0.1:${bare.info.port}${path}` }, bare.pid);
+    const r = await load(label, { ...opts, url: `http://127.0.0.1:${bare.info.port}${path}` }, bare.pid, warmupSeconds);
     printRow(r);
     return r;
   } finally {
