@@ -25,29 +25,38 @@ const LOGGED_PARAMETER = /^(?:[a-z0-9]+_)*ids?$|^(?:from|to)_date$|^agg$|^page$|
 /** Paths that carry a secret: the signed token of a message's unsubscribe and survey links. */
 const SECRET_PATH = /^\/(unsubscribe|survey)\/[^/?]+/;
 
-/** The URL with every query value redacted except LOGGED_PARAMETER ones; the path is kept, but for a message link's token. */
+/** A parameter's name as it reads: decoded when it is encoded (most names are plain), undefined when it cannot be. */
+function parameterName(raw: string): string | undefined {
+  if (!raw.includes("%") && !raw.includes("+")) return raw;
+  try {
+    return decodeURIComponent(raw.replaceAll("+", " "));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The URL with every query value redacted except LOGGED_PARAMETER ones; the path is kept, but for a
+ * message link's token. One pass over the query: this runs for every logged request.
+ */
 export function redactUrl(raw: string): string {
-  const url = raw.replace(SECRET_PATH, `/$1/${REDACTED}`);
+  const url = raw.startsWith("/unsubscribe/") || raw.startsWith("/survey/") ? raw.replace(SECRET_PATH, `/$1/${REDACTED}`) : raw;
   const q = url.indexOf("?");
   if (q === -1) return url;
-  const pairs = url
-    .slice(q + 1)
-    .split("&")
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      if (eq === -1) return pair;
-      let name = pair.slice(0, eq);
-      // Decoded only when it is encoded: most names are plain, and this runs on every logged request.
-      if (name.includes("%") || name.includes("+")) {
-        try {
-          name = decodeURIComponent(name.replaceAll("+", " "));
-        } catch {
-          return `${pair.slice(0, eq)}=${REDACTED}`;
-        }
-      }
-      return LOGGED_PARAMETER.test(name) ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
-    });
-  return `${url.slice(0, q)}?${pairs.join("&")}`;
+  let out = url.slice(0, q + 1);
+  for (let at = q + 1; ; ) {
+    const end = url.indexOf("&", at);
+    const pair = end === -1 ? url.slice(at) : url.slice(at, end);
+    const eq = pair.indexOf("=");
+    if (eq === -1) out += pair;
+    else {
+      const name = parameterName(pair.slice(0, eq));
+      out += name !== undefined && LOGGED_PARAMETER.test(name) ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
+    }
+    if (end === -1) return out;
+    out += "&";
+    at = end + 1;
+  }
 }
 
 interface RequestLike {
