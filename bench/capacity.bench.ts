@@ -304,6 +304,10 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
       `  service: ${fmt((cpuUs / 1e6 / SECONDS) * 100, 0)}% of one core (idle: ${fmt(idleUsPerS / 1e4, 1)}%), ${fmt(busyUs / Math.max(1, answered))} us CPU per answered operation; ` +
         `RSS ${fmt(rss[0], 0)} MB at start, ${fmt(Math.max(...rss), 0)} MB max, ${fmt(rss[rss.length - 1], 0)} MB at end`,
     );
+    // Whether memory levels off under the load, or keeps growing: the RSS at each quarter of the
+    // run, and its change over the second half.
+    const at = (f: number) => rss[Math.min(rss.length - 1, Math.round(f * (rss.length - 1)))];
+    console.log(`  RSS at each quarter: ${[0.25, 0.5, 0.75, 1].map((f) => fmt(at(f), 0)).join(", ")} MB; second half ${at(1) - at(0.5) >= 0 ? "+" : ""}${fmt(at(1) - at(0.5), 0)} MB`);
     if (pgWatch) {
       const pgCpu = pgWatch.cpuUs();
       console.log(`  PostgreSQL backends: ${fmt((pgCpu / 1e6 / SECONDS) * 100, 0)}% of one core, ${fmt(pgCpu / Math.max(1, answered))} us CPU per answered operation`);
