@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { sql } from "kysely";
+import type { DB } from "../../../src/db/database.js";
 import { transaction } from "../../../src/db/transaction.js";
-import { countVisits, recordLogin, recordVisit } from "../../../src/modules/guests/guest-activity.service.js";
+import { type LoginCompanion, countVisits, recordLogin, recordVisit } from "../../../src/modules/guests/guest-activity.service.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { IPHONE_UA, createLocation } from "./guests-fixtures.js";
@@ -58,6 +60,46 @@ for (const dialect of DIALECTS) {
       const visits = await t.db.selectFrom("daily_visits").select(["day", "count"]).execute();
       assert.deepEqual(visits, [{ day: "2026-05-01", count: 2 }]);
     });
+
+    if (dialect === "sqlite") {
+      /** A login's companion write that notes the transaction it ran in, and refuses when asked to. */
+      const noting = (seen: DB[], refuse = false): LoginCompanion => ({
+        shape: "test",
+        values: {},
+        cte: () => sql``,
+        write: async (trx) => {
+          seen.push(trx);
+          if (refuse) throw new Error("companion refused");
+        },
+      });
+
+      it("writes logins that arrive together in one transaction, each resolved once committed", async () => {
+        const seen: DB[] = [];
+        const before = await count();
+        const ids = await Promise.all(["t1", "t2", "t3", "t4"].map((who) => recordLogin(t.db, { ...input(`${who}@example.com`), companion: noting(seen) })));
+        assert.equal(new Set(ids.map((i) => i.guestId)).size, 4);
+        assert.equal(seen.length, 4);
+        assert.ok(seen.every((trx) => trx === seen[0]), "all four in one transaction");
+        assert.equal(await count(), before + 4);
+      });
+
+      it("refuses only the faulty login of a batch: the others are written again one by one and stored", async () => {
+        const seen: DB[] = [];
+        const before = await count();
+        const results = await Promise.allSettled(
+          ["f1", "f2", "f3", "f4"].map((who) => recordLogin(t.db, { ...input(`${who}@example.com`), companion: noting(seen, who === "f3") })),
+        );
+        assert.deepEqual(results.map((r) => r.status), ["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+        assert.match(String((results[2] as PromiseRejectedResult).reason), /companion refused/);
+        // The batch got as far as the third, then each was written in a transaction of its own.
+        assert.equal(seen.length, 3 + 4);
+        assert.equal(new Set(seen.slice(3)).size, 4);
+        assert.equal(await count(), before + 3);
+        const who = ["f1@example.com", "f2@example.com", "f3@example.com", "f4@example.com"];
+        const stored = await t.db.selectFrom("guests").select("network_user_id").where("network_user_id", "in", who).execute();
+        assert.deepEqual(stored.map((g) => g.network_user_id).sort(), ["f1@example.com", "f2@example.com", "f4@example.com"]);
+      });
+    }
 
     it("counts a burst of visits at once: each guest once per location and day, first visits told apart", async () => {
       const other = await createLocation(t, "Asia/Tokyo");
