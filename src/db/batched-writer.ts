@@ -35,7 +35,10 @@ class GroupCommit<J, R> {
   private queue: Pending<J, R>[] = [];
   private draining: Promise<void> | undefined;
 
-  constructor(private readonly writeBatch: WriteBatch<J, R>) {}
+  constructor(
+    private readonly writeBatch: WriteBatch<J, R>,
+    private readonly maxBatch: number,
+  ) {}
 
   submit(job: J): Promise<R> {
     return new Promise((resolve, reject) => {
@@ -60,7 +63,7 @@ class GroupCommit<J, R> {
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
+      const batch = this.queue.splice(0, this.maxBatch);
       try {
         const results = await this.writeBatch(batch.map((p) => p.job));
         for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
@@ -89,13 +92,18 @@ function laneOf(key: string, n: number): number {
   return (h >>> 0) % n;
 }
 
-/** `keyOf`: which jobs touch the same rows (PostgreSQL writes those in one lane, one after the other). */
-export function createBatchedWriter<J, R>(db: DB, writeBatch: WriteBatch<J, R>, keyOf: (job: J) => string = () => ""): SubmitWrite<J, R> {
+/**
+ * `keyOf`: which jobs touch the same rows (PostgreSQL writes those in one lane, one after the other).
+ * `maxBatch`: the most jobs in one transaction (MAX_BATCH unless smaller): every job of a batch
+ * waits for the whole batch, and on SQLite nothing else runs while it is written.
+ */
+export function createBatchedWriter<J, R>(db: DB, writeBatch: WriteBatch<J, R>, keyOf: (job: J) => string = () => "", maxBatch = MAX_BATCH): SubmitWrite<J, R> {
+  const size = Math.max(1, Math.min(maxBatch, MAX_BATCH));
   if (dialectOf(db) === "postgres") {
     const connections = poolStats(db)?.().max ?? 2;
-    const lanes = Array.from({ length: Math.max(1, Math.floor(connections / 2)) }, () => new GroupCommit(writeBatch));
+    const lanes = Array.from({ length: Math.max(1, Math.floor(connections / 2)) }, () => new GroupCommit(writeBatch, size));
     return (job) => lanes[laneOf(keyOf(job), lanes.length)].submit(job);
   }
-  const group = new GroupCommit(writeBatch);
+  const group = new GroupCommit(writeBatch, size);
   return (job) => group.submit(job);
 }

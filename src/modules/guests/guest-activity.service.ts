@@ -52,16 +52,26 @@ type LoginJob = { plan: LoginPlan; input: LoginInput };
  * is committed; a batch that fails is written again login by login, so only a faulty one fails.
  */
 const loginWriters = new WeakMap<DB, SubmitWrite<LoginJob, LoginIds>>();
+/**
+ * A login takes about 0.3 ms to write: a batch of 16 holds the event loop (RADIUS, the API) for
+ * about 5 ms at most, and each of its logins waits for all of it. The first few logins of a batch
+ * already share most pages.
+ */
+const LOGINS_PER_BATCH = 16;
 
 function sqliteLogins(db: DB): SubmitWrite<LoginJob, LoginIds> {
   let submit = loginWriters.get(db);
   if (!submit) {
-    submit = createBatchedWriter(db, (jobs: LoginJob[]) =>
-      inTransaction(db, async (trx) => {
-        const ids: LoginIds[] = [];
-        for (const { plan, input } of jobs) ids.push(await writeInSteps(db, trx, plan, input));
-        return ids;
-      }),
+    submit = createBatchedWriter(
+      db,
+      (jobs: LoginJob[]) =>
+        inTransaction(db, async (trx) => {
+          const ids: LoginIds[] = [];
+          for (const { plan, input } of jobs) ids.push(await writeInSteps(db, trx, plan, input));
+          return ids;
+        }),
+      undefined,
+      LOGINS_PER_BATCH,
     );
     loginWriters.set(db, submit);
   }
