@@ -4,7 +4,7 @@
  * receiver stops answering, so that a delivery is in flight (its request held open) when the process
  * is killed with SIGKILL: no timing decides it. After a restart on the same
  * database every event of an acknowledged Start reaches the receiver (at least once: a delivery
- * cut off mid-flight is sent again with the same webhook-id), first receipts in order.
+ * cut off mid-flight is sent again with the same webhook-id), first receipts in order on SQLite.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -142,7 +142,11 @@ for (const dialect of DIALECTS) {
         seen.add(g.id);
         firsts.push(Number(g.id.slice(4)));
       }
-      assert.deepEqual(firsts, [...firsts].sort((a, b) => a - b), "first receipts in order");
+      // SQLite has one writer: deliveries are numbered in the order they commit. On PostgreSQL the
+      // three senders' Starts (each its own accounting lane) commit side by side, and two queued at
+      // the same moment may commit in the other order than numbered (docs/guest-data.md): their
+      // order is not promised, only that each arrives.
+      if (dialect === "sqlite") assert.deepEqual(firsts, [...firsts].sort((a, b) => a - b), "first receipts in order");
       const log = await apiCall({ ...again, identifier: s.identifier }, "webhook-delivery-list", { webhook_id: String(hook.body.webhook_id), status: "failed" });
       assert.equal(log.status, 200, JSON.stringify(log.body));
       assert.deepEqual(log.body.data, [], "no delivery failed");
