@@ -41,6 +41,9 @@ export function cpuMicros(pid: number): number | undefined {
   }
 }
 
+/** What a load is unless its options say otherwise. */
+const LOAD_DEFAULTS = { connections: 50, duration: 10 };
+
 /**
  * One load of `opts.url`. With `pid` (the target's process), also what each answered request cost
  * the target in CPU: a figure that, unlike req/s, does not depend on how much of the two cores the
@@ -49,9 +52,9 @@ export function cpuMicros(pid: number): number | undefined {
  * filled), as a server runs after its first seconds; a baseline is warmed the same way.
  */
 export async function load(label: string, opts: autocannon.Options, pid?: number, warmupSeconds = 0): Promise<LoadResult> {
-  if (warmupSeconds > 0) await autocannon({ connections: 50, ...opts, duration: warmupSeconds });
+  if (warmupSeconds > 0) await autocannon({ ...LOAD_DEFAULTS, ...opts, duration: warmupSeconds });
   const before = pid === undefined ? undefined : cpuMicros(pid);
-  const r = await autocannon({ connections: 50, duration: 10, ...opts });
+  const r = await autocannon({ ...LOAD_DEFAULTS, ...opts });
   const after = pid === undefined ? undefined : cpuMicros(pid);
   const res: LoadResult = {
     label,

@@ -19,6 +19,9 @@ import { type CounterKey, LOGIN_COUNTERS, type LoginInput, type LoginPlan, type 
 
 export type { GuestProfileInput, LoginCompanion, LoginConsent, LoginInput } from "./login-input.js";
 
+/** What recording a login gives back: the guest's id and the new login's. */
+type LoginIds = { guestId: number; loginId: number };
+
 /**
  * Records a login and everything that follows from it, atomically, in one plan (planLogin) for
  * both databases. PostgreSQL writes it as one statement (one round trip; the counter rows are
@@ -27,7 +30,7 @@ export type { GuestProfileInput, LoginCompanion, LoginConsent, LoginInput } from
  * transaction of single statements (on SQLite shared with the logins that arrive with it), or in
  * the caller's.
  */
-export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId: number; loginId: number }> {
+export async function recordLogin(db: DB, input: LoginInput): Promise<LoginIds> {
   const plan = planLogin(input);
   if (dialectOf(db) === "postgres" && !(await mayHaveAutomations(db, input.accountId, "welcome"))) {
     const webhooks = await mayHaveWebhooks(db, input.accountId);
@@ -39,7 +42,6 @@ export async function recordLogin(db: DB, input: LoginInput): Promise<{ guestId:
   return inTransaction(db, (trx) => writeInSteps(db, trx, plan, input));
 }
 
-type LoginIds = { guestId: number; loginId: number };
 type LoginJob = { plan: LoginPlan; input: LoginInput };
 
 /**
@@ -81,7 +83,7 @@ function sqliteLogins(db: DB): SubmitWrite<LoginJob, LoginIds> {
 /** The loosely typed handle for the counters, whose table is named at run time. */
 const loose = (db: DB) => db as unknown as Kysely<any>;
 
-async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInput): Promise<{ guestId: number; loginId: number }> {
+async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInput): Promise<LoginIds> {
   const guest = await trx
     .insertInto("guests")
     .values({ ...plan.guestKey, ...plan.guestSet, created_at: plan.now })
@@ -265,7 +267,7 @@ const COUNTER_KEYS = Object.keys(COUNTER_TYPES) as CounterKey[];
 const GUEST_KEY = ["account_id", "social_network", "network_user_id"] as const;
 const FIRST_HERE = ["location_id", "campaign_id", "first_login_at"] as const;
 
-async function writeInOneStatement(db: DB, plan: LoginPlan, input: LoginInput, webhooks: boolean): Promise<{ guestId: number; loginId: number }> {
+async function writeInOneStatement(db: DB, plan: LoginPlan, input: LoginInput, webhooks: boolean): Promise<LoginIds> {
   const setCols = Object.keys(plan.guestSet);
   const companion = input.companion;
   const values: Record<string, unknown> = { now: plan.now, mac: plan.mac };
