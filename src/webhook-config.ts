@@ -18,6 +18,11 @@ export interface WebhookConfig {
     retryForMs: number;
     /** How often the outbox is read when idle (WEBHOOK_POLL_MS). */
     pollMs: number;
+    /**
+     * PostgreSQL: longest a delivery waits for older transactions to end before it is sent anyway
+     * (WEBHOOK_ORDER_WAIT_MS, 30 s); see the repository's `settled`.
+     */
+    orderWaitMs: number;
   };
 }
 
@@ -30,6 +35,7 @@ export function webhookConfig(read: ConfigReaders): WebhookConfig {
       retryBaseMs: read.int("WEBHOOK_RETRY_BASE_MS", 10_000, 10, 3_600_000),
       retryForMs: read.int("WEBHOOK_RETRY_FOR_MS", 24 * 3_600_000, 100, 30 * 24 * 3_600_000),
       pollMs: read.int("WEBHOOK_POLL_MS", 1000, 10, 60_000),
+      orderWaitMs: read.int("WEBHOOK_ORDER_WAIT_MS", 30_000, 0, 3_600_000),
     },
   };
 }

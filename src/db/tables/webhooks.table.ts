@@ -32,6 +32,11 @@ export interface WebhookDeliveriesTable {
   last_status: number | null;
   last_error: string | null;
   finished_ms: number | null;
+  /**
+   * PostgreSQL: the transaction that queued it (its 64-bit id, the column's default); deliveries
+   * are sent in (tx, id) order. 0 on SQLite, where the ids follow the commits.
+   */
+  tx: Generated<number>;
 }
 
 export interface WebhookAttemptsTable {

@@ -75,6 +75,39 @@ export function postWebhook(cfg: WebhookConfig, url: string, headers: Record<str
 
 export type WebhookWorker = OutboxLoop;
 
+/** First look again after a head waited for older transactions (ms); doubled while it waits. */
+const SETTLE_FIRST_MS = 5;
+
+/**
+ * While a due head waits for older transactions to end (dueHeads' `settled`), the worker reads again
+ * soon rather than at its poll: those transactions are usually a few milliseconds from their commit,
+ * and may queue no event that would wake the worker. The wait doubles from SETTLE_FIRST_MS up to the
+ * poll interval while heads keep waiting (a long transaction elsewhere), and starts again short once
+ * none does.
+ */
+function settleWatch(pollMs: number, kick: () => void) {
+  let wait = SETTLE_FIRST_MS;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    waitFor(waiting: boolean): void {
+      if (!waiting) {
+        wait = SETTLE_FIRST_MS;
+        return;
+      }
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        kick();
+      }, wait);
+      timer.unref?.();
+      wait = Math.min(wait * 2, pollMs);
+    },
+    stop(): void {
+      clearTimeout(timer);
+    },
+  };
+}
+
 /** Webhooks served in one pass, each with its due head. */
 const BATCH = 32;
 /**
@@ -97,7 +130,7 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLo
   async function sendRun(head: DueDelivery): Promise<void> {
     const start = Date.now();
     const leaseUntil = start + 2 * cfg.timeoutMs + LEASE_MARGIN_MS;
-    const run = await repo.claimRun(db, head, RUN, start, leaseUntil);
+    const run = await repo.claimRun(db, head, RUN, start, leaseUntil, start - cfg.orderWaitMs);
     const outcomes: RunOutcome[] = [];
     let k = 0;
     while (k < run.length && Date.now() + cfg.timeoutMs + LEASE_MARGIN_MS <= leaseUntil) {
@@ -121,7 +154,10 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLo
    * poll interval. A delivery whose outcome was not recorded is sent again when its lease ends.
    */
   async function pass(): Promise<number> {
-    const due = (await repo.dueHeads(db, Date.now(), BATCH)).filter((d) => !inFlight.has(d.webhook_id));
+    const now = Date.now();
+    const heads = (await repo.dueHeads(db, now, BATCH, now - cfg.orderWaitMs)).filter((d) => !inFlight.has(d.webhook_id));
+    const due = heads.filter((d) => d.settled);
+    settling.waitFor(heads.length > due.length);
     let failure: unknown;
     await Promise.all(
       due.map(async (d) => {
@@ -140,12 +176,14 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLo
   }
 
   const loop = startOutboxLoop(cfg.pollMs, pass, backgroundFailures(log, "webhook delivery"));
+  const settling = settleWatch(cfg.pollMs, () => loop.kick());
   // A committed event of this process is delivered at once; the poll finds other instances' events and retries.
   const off = onOutboxWrite(db, "webhook_deliveries", loop.kick);
   return {
     kick: loop.kick,
     stop() {
       off();
+      settling.stop();
       return loop.stop();
     },
   };

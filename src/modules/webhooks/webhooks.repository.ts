@@ -1,5 +1,6 @@
-import type { Selectable } from "kysely";
+import { type RawBuilder, type Selectable, sql } from "kysely";
 import type { DB } from "../../db/database.js";
+import { dialectOf } from "../../db/dialect.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
 import { type AttemptLine, type LeaseOutcome, finishLease, finishLeasesAs, skipFlushWait } from "../../db/outbox.js";
 import { type RowLock, transaction, withRowLock } from "../../db/transaction.js";
@@ -8,10 +9,18 @@ export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
-/** A delivery ready to be sent, with its webhook's target and secret. */
-export interface DueDelivery {
+/** Where a run starts: a webhook's first delivery in sending order. */
+export interface RunHead {
   id: number;
   webhook_id: number;
+  /** The transaction that queued it (PostgreSQL; 0 on SQLite), as read. */
+  tx: number | string;
+}
+
+/** A delivery ready to be sent, with its webhook's target and secret. */
+export interface DueDelivery extends RunHead {
+  /** It may go now: no transaction that could still queue a delivery before it is running (see `settled`). */
+  settled: boolean;
   payload: string;
   attempts: number;
   created_ms: number;
@@ -32,6 +41,20 @@ export interface RunOutcome {
   id: number;
   attempt: AttemptLine;
   next: LeaseOutcome;
+}
+
+/**
+ * Whether a delivery may be sent now, as a column of the query reading it. Deliveries go in (tx, id)
+ * order: tx is the PostgreSQL transaction that queued it. Any delivery still to come will be queued
+ * by a transaction running now or later, and so with a tx at least the oldest running one's (the
+ * snapshot's xmin): a delivery whose tx is below it has its place for good, and sending it can never
+ * overtake one not yet visible. A delivery queued at or before `settleBefore` (ms) goes anyway, so
+ * that a long transaction elsewhere on the server holds deliveries back by WEBHOOK_ORDER_WAIT_MS at
+ * most. Always true on SQLite, whose single writer commits in id order.
+ */
+function settled(db: DB, settleBefore: number): RawBuilder<boolean> {
+  if (dialectOf(db) !== "postgres") return sql<boolean>`1`;
+  return sql<boolean>`(d.tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint or d.created_ms <= ${settleBefore})`;
 }
 
 /** claimRun lost a delivery to another instance between its read and its update. */
@@ -82,51 +105,53 @@ export function createWebhookRepository() {
     },
 
     /**
-     * The oldest pending delivery of each webhook (only it may be sent: order per webhook), when it
-     * is due and nobody holds it.
+     * The first pending delivery of each webhook in sending order (only it may be sent: order per
+     * webhook), when it is due and nobody holds it; `settled` when it may go now (see `settled`).
      */
-    async dueHeads(db: DB, nowMs: number, limit: number): Promise<DueDelivery[]> {
-      const heads = db
-        .selectFrom("webhook_deliveries")
-        .select((eb) => eb.fn.min("id").as("id"))
-        .where("status", "=", "pending")
-        .groupBy("webhook_id");
+    async dueHeads(db: DB, nowMs: number, limit: number, settleBefore: number): Promise<DueDelivery[]> {
+      const postgres = dialectOf(db) === "postgres";
+      const heads = postgres
+        ? sql<number>`(select distinct on (webhook_id) id from webhook_deliveries where status = 'pending' order by webhook_id, tx, id)`
+        : db.selectFrom("webhook_deliveries").select((eb) => eb.fn.min("id").as("id")).where("status", "=", "pending").groupBy("webhook_id");
       const rows = await db
         .selectFrom("webhook_deliveries as d")
         .innerJoin("webhooks as w", "w.id", "d.webhook_id")
-        .select(["d.id", "d.webhook_id", "d.payload", "d.attempts", "d.created_ms", "w.url", "w.secret"])
+        .select(["d.id", "d.webhook_id", "d.tx", "d.payload", "d.attempts", "d.created_ms", "w.url", "w.secret", settled(db, settleBefore).as("settled")])
         .where("d.id", "in", heads)
         .where("d.next_attempt_ms", "<=", nowMs)
         .where("d.lease_until_ms", "<", nowMs)
+        .orderBy("d.tx")
         .orderBy("d.id")
         .limit(limit)
         .execute();
-      return rows.map((r) => ({ ...r, attempts: Number(r.attempts), created_ms: Number(r.created_ms) }));
+      return rows.map((r) => ({ ...r, attempts: Number(r.attempts), created_ms: Number(r.created_ms), settled: Boolean(r.settled) }));
     },
 
     /**
      * Takes `head` (a due head, see dueHeads) and up to `limit - 1` pending deliveries of its webhook
      * after it, in order, for this instance until `leaseUntil` (each attempt counted, as claimLease
      * does): the run a worker sends one after the other. The run stops before the first delivery
-     * someone holds or that waits on a backoff; nothing is taken unless it starts at the head, nor
-     * when another instance took one of them between the read and the update (one transaction).
+     * someone holds, that waits on a backoff or that is not settled; nothing is taken unless it starts
+     * at the head, nor when another instance took one of them between the read and the update (one
+     * transaction).
      */
-    async claimRun(db: DB, head: { id: number; webhook_id: number }, limit: number, nowMs: number, leaseUntil: number): Promise<RunDelivery[]> {
+    async claimRun(db: DB, head: RunHead, limit: number, nowMs: number, leaseUntil: number, settleBefore: number): Promise<RunDelivery[]> {
       try {
         return await transaction(db, async (trx) => {
           await skipFlushWait(trx);
           const rows = await trx
-            .selectFrom("webhook_deliveries")
-            .select(["id", "payload", "attempts", "created_ms", "lease_until_ms", "next_attempt_ms"])
-            .where("webhook_id", "=", head.webhook_id)
-            .where("status", "=", "pending")
-            .where("id", ">=", head.id)
-            .orderBy("id")
+            .selectFrom("webhook_deliveries as d")
+            .select(["d.id", "d.payload", "d.attempts", "d.created_ms", "d.lease_until_ms", "d.next_attempt_ms", settled(trx, settleBefore).as("settled")])
+            .where("d.webhook_id", "=", head.webhook_id)
+            .where("d.status", "=", "pending")
+            .where(sql<boolean>`(d.tx, d.id) >= (${head.tx}, ${head.id})`)
+            .orderBy("d.tx")
+            .orderBy("d.id")
             .limit(limit)
             .execute();
           const run: RunDelivery[] = [];
           for (const r of rows) {
-            if (Number(r.lease_until_ms) >= nowMs || Number(r.next_attempt_ms) > nowMs) break;
+            if (!r.settled || Number(r.lease_until_ms) >= nowMs || Number(r.next_attempt_ms) > nowMs) break;
             run.push({ id: r.id, payload: r.payload, attempts: Number(r.attempts), created_ms: Number(r.created_ms) });
           }
           if (run.length === 0 || run[0].id !== head.id) return [];

@@ -2,15 +2,19 @@
  * Webhooks: the API (SSRF rules, bad input, isolation, read-only sub-users, the secret shown once)
  * and delivery to a real local HTTP receiver that fails, then times out, then succeeds: Standard
  * Webhooks signatures, order per webhook, retries with backoff, failure after the retry period,
- * and two workers on one database sending each delivery once.
+ * on PostgreSQL order across transactions that commit in another order than they queued, and two
+ * workers on one database sending each delivery once.
  */
 import assert from "node:assert/strict";
 import { type IncomingMessage, type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { sql } from "kysely";
 import { loadConfig } from "../../../src/config.js";
 import { type WebhookWorker, startWebhookWorker } from "../../../src/modules/webhooks/webhook-delivery.js";
 import { verifySignature } from "../../../src/modules/webhooks/webhook-signature.js";
+import { enqueueEvent } from "../../../src/modules/webhooks/webhook-events.js";
+import { transaction } from "../../../src/db/transaction.js";
 import { type TestApp, createTestApp } from "../../helpers/app.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { makeSubUser } from "../../helpers/sub-users.js";
@@ -342,6 +346,78 @@ for (const dialect of DIALECTS) {
         await rx.close();
       }
     });
+
+    if (dialect === "postgres") {
+      /**
+       * Two events of two transactions: the first begins (takes its transaction id), the second
+       * queues B and commits, then the first queues A (a higher delivery id) and stays open. Sent by
+       * id, B went at once and A after it. Here A comes first, the order the transactions began in,
+       * and B waits for A's transaction to end.
+       */
+      const outOfOrder = async (env: Record<string, string>) => {
+        for (const w of workers.splice(0)) await w.stop();
+        const rx = await receiver(() => 204);
+        const hook = await t.call("POST", "create-or-update-webhook", { url: rx.url, events: "guest.erased" });
+        assert.equal(hook.statusCode, 200, JSON.stringify(hook.body));
+        const signal = () => {
+          let fire!: () => void;
+          const fired = new Promise<void>((r) => (fire = r));
+          return { fire, fired };
+        };
+        const [began, bQueued, aQueued, held] = [signal(), signal(), signal(), signal()];
+        const first = transaction(t.db, async (trx) => {
+          await sql`select pg_current_xact_id()`.execute(trx);
+          began.fire();
+          await bQueued.fired;
+          await enqueueEvent(trx, t.accountId, "guest.erased", { order: "A" });
+          aQueued.fire();
+          await held.fired;
+        });
+        await began.fired;
+        await enqueueEvent(t.db, t.accountId, "guest.erased", { order: "B" });
+        const bAt = Date.now();
+        bQueued.fire();
+        await aQueued.fired;
+        workers.push(startWebhookWorker(t.db, cfg(env), silent));
+        const order = () => rx.got.map((r) => JSON.parse(r.body).data.order as string);
+        return { rx, hook, release: held.fire, first, bAt, order };
+      };
+
+      it("PostgreSQL: an event waits for an older transaction still running, so it is never sent before one queued there", async () => {
+        const { rx, hook, release, first, order } = await outOfOrder({});
+        try {
+          // B is committed and due; A's transaction began before B's and has queued an event that
+          // comes first. Nothing can be sent until it ends: watch for a while.
+          await new Promise((r) => setTimeout(r, 400));
+          assert.deepEqual(order(), [], "B waited for the transaction that queued A");
+          release();
+          await first;
+          await waitUntil("both delivered", () => rx.got.length >= 2);
+          assert.deepEqual(order(), ["A", "B"]);
+          await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
+        } finally {
+          release();
+          await rx.close();
+        }
+      });
+
+      it("PostgreSQL: an event waits for older transactions at most WEBHOOK_ORDER_WAIT_MS", async () => {
+        const { rx, hook, release, first, bAt, order } = await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "300" });
+        try {
+          await waitUntil("B sent while A's transaction runs", () => rx.got.length >= 1);
+          assert.deepEqual(order(), ["B"]);
+          assert.ok(rx.got[0]!.at - bAt >= 300 - 5, `B sent ${rx.got[0]!.at - bAt} ms after it was queued`);
+          release();
+          await first;
+          await waitUntil("A delivered", () => rx.got.length >= 2);
+          assert.deepEqual(order(), ["B", "A"]);
+          await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
+        } finally {
+          release();
+          await rx.close();
+        }
+      });
+    }
 
     it("two workers on one database send each delivery once", async () => {
       for (const w of workers.splice(0)) await w.stop();
