@@ -136,7 +136,13 @@ describe("background jobs with the SQLite file's write lock held by another proc
     assert.doesNotMatch(svc.output(), /SqliteError|"stack"|\n\s+at /, "no stack trace anywhere");
     const back = lines.filter((l) => l.job === "webhook delivery" && l.level === 30);
     assert.equal(back.length, 1, "one line when it works again");
-    assert.ok(back[0].failedAttempts >= 2, `several attempts failed while the lock was held (${back[0].failedAttempts})`);
+    // Several attempts failed while the lock was held: counted in the spells' lines. The lock can
+    // come while a run is in flight: recording its outcome fails, the delivery stays leased (7 s
+    // here), and the passes meanwhile find nothing due and succeed, which ends that spell after one
+    // failure; the claims after the lease then fail in a new spell, logged at debug only (a spell
+    // is announced once a minute at most). Either way one warning and one "works again" line.
+    const failures = lines.filter((l) => l.job === "webhook delivery" && (l.level === 40 || l.level === 20)).length;
+    assert.ok(back[0].failedAttempts >= 1 && failures >= 2, `several attempts failed while the lock was held (${failures} lines; ${back[0].failedAttempts} in the announced spell)`);
     assert.equal(svc.exited(), undefined);
   });
 });
