@@ -2,7 +2,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import type { Target } from "./target.js";
 
 export interface LoadResult {
   label: string;
@@ -75,21 +74,4 @@ export function printRow(r: LoadResult, baseline?: LoadResult): void {
   const cpu = r.cpuUs === undefined ? "" : `  cpu ${r.cpuUs.toFixed(1)} us/req${cpuRatio}`;
   const bad = r.errors || r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : "";
   console.log(`${r.label.padEnd(44)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${ratio}${cpu}${bad}`);
-}
-
-/** Loads a bare baseline target on `path`, stops it (so it takes no CPU from what follows), prints the row. */
-export async function loadBaseline(
-  label: string,
-  bare: Target<{ port: number }>,
-  path: string,
-  opts: Omit<autocannon.Options, "url"> = {},
-  warmupSeconds = 0,
-): Promise<LoadResult> {
-  try {
-    const r = await load(label, { ...opts, url: `http://127.0.0.1:${bare.info.port}${path}` }, bare.pid, warmupSeconds);
-    printRow(r);
-    return r;
-  } finally {
-    await bare.stop();
-  }
 }
