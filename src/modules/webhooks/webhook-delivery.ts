@@ -75,6 +75,9 @@ export function postWebhook(cfg: WebhookConfig, url: string, headers: Record<str
 
 export type WebhookWorker = OutboxLoop;
 
+/** A delivery sent after WEBHOOK_ORDER_WAIT_MS is logged at most this often. */
+const ORDER_WARNING_EVERY_MS = 60_000;
+
 /** First look again after a head waited for older transactions (ms); doubled while it waits. */
 const SETTLE_FIRST_MS = 5;
 
@@ -121,6 +124,7 @@ const LEASE_MARGIN_MS = 5_000;
 
 export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLog, repo: WebhookRepository = createWebhookRepository()): WebhookWorker {
   const inFlight = new Set<number>();
+  let lastOrderWarning = Number.NEGATIVE_INFINITY;
 
   /**
    * Sends a run of the webhook's deliveries in order, stopping at the first that fails (it waits
@@ -158,6 +162,14 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLo
     const heads = (await repo.dueHeads(db, now, BATCH, now - cfg.orderWaitMs)).filter((d) => !inFlight.has(d.webhook_id));
     const due = heads.filter((d) => d.settled);
     settling.waitFor(heads.length > due.length);
+    const overdue = due.find((d) => d.overdue);
+    if (overdue && now - lastOrderWarning >= ORDER_WARNING_EVERY_MS) {
+      lastOrderWarning = now;
+      log.warn(
+        { job: "webhook delivery", deliveryId: overdue.id, waitedMs: now - overdue.created_ms },
+        `webhook delivery: a delivery waited WEBHOOK_ORDER_WAIT_MS (${cfg.orderWaitMs} ms) for an older transaction on the PostgreSQL server to end and is sent anyway; an event that transaction queues will arrive after it (see pg_stat_activity for long transactions; at most one such line a minute)`,
+      );
+    }
     let failure: unknown;
     await Promise.all(
       due.map(async (d) => {

@@ -21,6 +21,8 @@ export interface RunHead {
 export interface DueDelivery extends RunHead {
   /** It may go now: no transaction that could still queue a delivery before it is running (see `settled`). */
   settled: boolean;
+  /** It goes although such a transaction still runs: it waited WEBHOOK_ORDER_WAIT_MS (see `settled`). */
+  overdue: boolean;
   payload: string;
   attempts: number;
   created_ms: number;
@@ -44,17 +46,18 @@ export interface RunOutcome {
 }
 
 /**
- * Whether a delivery may be sent now, as a column of the query reading it. Deliveries go in (tx, id)
- * order: tx is the PostgreSQL transaction that queued it. Any delivery still to come will be queued
- * by a transaction running now or later, and so with a tx at least the oldest running one's (the
- * snapshot's xmin): a delivery whose tx is below it has its place for good, and sending it can never
- * overtake one not yet visible. A delivery queued at or before `settleBefore` (ms) goes anyway, so
- * that a long transaction elsewhere on the server holds deliveries back by WEBHOOK_ORDER_WAIT_MS at
- * most. Always true on SQLite, whose single writer commits in id order.
+ * Whether a delivery may be sent now, as a column of the query reading it: 1 when it may, 0 when it
+ * waits, 2 when it goes after waiting too long. Deliveries go in (tx, id) order: tx is the
+ * PostgreSQL transaction that queued it. Any delivery still to come will be queued by a transaction
+ * running now or later, and so with a tx at least the oldest running one's (the snapshot's xmin): a
+ * delivery whose tx is below it has its place for good, and sending it can never overtake one not
+ * yet visible. A delivery queued at or before `settleBefore` (ms) goes anyway (2), so that a long
+ * transaction elsewhere on the server holds deliveries back by WEBHOOK_ORDER_WAIT_MS at most.
+ * Always 1 on SQLite, whose single writer commits in id order.
  */
-function settled(db: DB, settleBefore: number): RawBuilder<boolean> {
-  if (dialectOf(db) !== "postgres") return sql<boolean>`1`;
-  return sql<boolean>`(d.tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint or d.created_ms <= ${settleBefore})`;
+function settled(db: DB, settleBefore: number): RawBuilder<number> {
+  if (dialectOf(db) !== "postgres") return sql<number>`1`;
+  return sql<number>`(case when d.tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint then 1 when d.created_ms <= ${settleBefore} then 2 else 0 end)`;
 }
 
 /** claimRun lost a delivery to another instance between its read and its update. */
@@ -124,7 +127,7 @@ export function createWebhookRepository() {
         .orderBy("d.id")
         .limit(limit)
         .execute();
-      return rows.map((r) => ({ ...r, attempts: Number(r.attempts), created_ms: Number(r.created_ms), settled: Boolean(r.settled) }));
+      return rows.map((r) => ({ ...r, attempts: Number(r.attempts), created_ms: Number(r.created_ms), settled: Number(r.settled) > 0, overdue: Number(r.settled) === 2 }));
     },
 
     /**
@@ -151,7 +154,7 @@ export function createWebhookRepository() {
             .execute();
           const run: RunDelivery[] = [];
           for (const r of rows) {
-            if (!r.settled || Number(r.lease_until_ms) >= nowMs || Number(r.next_attempt_ms) > nowMs) break;
+            if (Number(r.settled) === 0 || Number(r.lease_until_ms) >= nowMs || Number(r.next_attempt_ms) > nowMs) break;
             run.push({ id: r.id, payload: r.payload, attempts: Number(r.attempts), created_ms: Number(r.created_ms) });
           }
           if (run.length === 0 || run[0].id !== head.id) return [];

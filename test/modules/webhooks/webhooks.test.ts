@@ -378,13 +378,14 @@ for (const dialect of DIALECTS) {
         const bAt = Date.now();
         bQueued.fire();
         await aQueued.fired;
-        workers.push(startWebhookWorker(t.db, cfg(env), silent));
+        const warnings: { obj: Record<string, unknown>; msg?: string }[] = [];
+        workers.push(startWebhookWorker(t.db, cfg(env), { ...silent, warn: (obj, msg) => warnings.push({ obj: obj as Record<string, unknown>, msg }) }));
         const order = () => rx.got.map((r) => JSON.parse(r.body).data.order as string);
-        return { rx, hook, release: held.fire, first, bAt, order };
+        return { rx, hook, release: held.fire, first, bAt, order, warnings };
       };
 
       it("PostgreSQL: an event waits for an older transaction still running, so it is never sent before one queued there", async () => {
-        const { rx, hook, release, first, order } = await outOfOrder({});
+        const { rx, hook, release, first, order, warnings } = await outOfOrder({});
         try {
           // B is committed and due; A's transaction began before B's and has queued an event that
           // comes first. Nothing can be sent until it ends: watch for a while.
@@ -394,6 +395,7 @@ for (const dialect of DIALECTS) {
           await first;
           await waitUntil("both delivered", () => rx.got.length >= 2);
           assert.deepEqual(order(), ["A", "B"]);
+          assert.deepEqual(warnings, [], "nothing was sent before its turn");
           await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
         } finally {
           release();
@@ -402,7 +404,7 @@ for (const dialect of DIALECTS) {
       });
 
       it("PostgreSQL: an event waits for older transactions at most WEBHOOK_ORDER_WAIT_MS", async () => {
-        const { rx, hook, release, first, bAt, order } = await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "300" });
+        const { rx, hook, release, first, bAt, order, warnings } = await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "300" });
         try {
           await waitUntil("B sent while A's transaction runs", () => rx.got.length >= 1);
           assert.deepEqual(order(), ["B"]);
@@ -411,6 +413,10 @@ for (const dialect of DIALECTS) {
           await first;
           await waitUntil("A delivered", () => rx.got.length >= 2);
           assert.deepEqual(order(), ["B", "A"]);
+          // The operator is told, once: B went out while an older transaction was still open.
+          assert.equal(warnings.length, 1, JSON.stringify(warnings));
+          assert.equal(warnings[0]!.obj.deliveryId, Number(rx.got[0]!.id.slice(4)));
+          assert.match(String(warnings[0]!.msg), /waited WEBHOOK_ORDER_WAIT_MS \(300 ms\) for an older transaction/);
           await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
         } finally {
           release();
