@@ -163,7 +163,8 @@ export function startWebhookWorker(db: DB, cfg: WebhookConfig, log: BackgroundLo
     const due = heads.filter((d) => d.settled);
     settling.waitFor(heads.length > due.length);
     const overdue = due.find((d) => d.overdue);
-    if (overdue && now - lastOrderWarning >= ORDER_WARNING_EVERY_MS) {
+    // WEBHOOK_ORDER_WAIT_MS=0 is the operator's choice not to wait: nothing to warn about.
+    if (overdue && cfg.orderWaitMs > 0 && now - lastOrderWarning >= ORDER_WARNING_EVERY_MS) {
       lastOrderWarning = now;
       log.warn(
         { job: "webhook delivery", deliveryId: overdue.id, waitedMs: now - overdue.created_ms },

@@ -424,6 +424,22 @@ for (const dialect of DIALECTS) {
           await rx.close();
         }
       });
+
+      it("PostgreSQL: WEBHOOK_ORDER_WAIT_MS=0 sends each event once committed, and warns of nothing", async () => {
+        const { rx, hook, release, first, order, warnings } = await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "0" });
+        try {
+          await waitUntil("B sent while A's transaction runs", () => rx.got.length >= 1);
+          release();
+          await first;
+          await waitUntil("A delivered", () => rx.got.length >= 2);
+          assert.deepEqual(order(), ["B", "A"]);
+          assert.deepEqual(warnings, [], "the operator chose not to wait");
+          await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
+        } finally {
+          release();
+          await rx.close();
+        }
+      });
     }
 
     it("two workers on one database send each delivery once", async () => {
