@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { sql } from "kysely";
 import { loadConfig } from "../../../src/config.js";
 import { type WebhookWorker, startWebhookWorker } from "../../../src/modules/webhooks/webhook-delivery.js";
+import { createWebhookRepository } from "../../../src/modules/webhooks/webhooks.repository.js";
 import { verifySignature } from "../../../src/modules/webhooks/webhook-signature.js";
 import { enqueueEvent } from "../../../src/modules/webhooks/webhook-events.js";
 import { transaction } from "../../../src/db/transaction.js";
@@ -352,9 +353,20 @@ for (const dialect of DIALECTS) {
        * Two events of two transactions: the first begins (takes its transaction id), the second
        * queues B and commits, then the first queues A (a higher delivery id) and stays open. Sent by
        * id, B went at once and A after it. Here A comes first, the order the transactions began in,
-       * and B waits for A's transaction to end.
+       * and B waits for A's transaction to end. `check` runs while A's transaction is open; `endA`
+       * commits it and waits for both deliveries.
        */
-      const outOfOrder = async (env: Record<string, string>) => {
+      const outOfOrder = async (
+        env: Record<string, string>,
+        check: (s: {
+          rx: Awaited<ReturnType<typeof receiver>>;
+          bAt: number;
+          order: () => string[];
+          warnings: { obj: Record<string, unknown>; msg?: string }[];
+          waitingPasses: () => number;
+          endA: () => Promise<void>;
+        }) => Promise<void>,
+      ) => {
         for (const w of workers.splice(0)) await w.stop();
         const rx = await receiver(() => 204);
         const hook = await t.call("POST", "create-or-update-webhook", { url: rx.url, events: "guest.erased" });
@@ -373,72 +385,75 @@ for (const dialect of DIALECTS) {
           aQueued.fire();
           await held.fired;
         });
-        await began.fired;
-        // Taken before B is queued: B's queue time (created_ms) is at or after it.
-        const bAt = Date.now();
-        await enqueueEvent(t.db, t.accountId, "guest.erased", { order: "B" });
-        bQueued.fire();
-        await aQueued.fired;
-        const warnings: { obj: Record<string, unknown>; msg?: string }[] = [];
-        workers.push(startWebhookWorker(t.db, cfg(env), { ...silent, warn: (obj, msg) => warnings.push({ obj: obj as Record<string, unknown>, msg }) }));
-        const order = () => rx.got.map((r) => JSON.parse(r.body).data.order as string);
-        return { rx, hook, release: held.fire, first, bAt, order, warnings };
+        try {
+          await began.fired;
+          // Taken before B is queued: B's queue time (created_ms) is at or after it.
+          const bAt = Date.now();
+          await enqueueEvent(t.db, t.accountId, "guest.erased", { order: "B" });
+          bQueued.fire();
+          await aQueued.fired;
+          const warnings: { obj: Record<string, unknown>; msg?: string }[] = [];
+          // The worker's reads of the heads, counted when a head had to wait: the event that shows
+          // the worker looked at B and held it back.
+          const repo = createWebhookRepository();
+          let waiting = 0;
+          const watched = {
+            ...repo,
+            async dueHeads(...args: Parameters<typeof repo.dueHeads>) {
+              const heads = await repo.dueHeads(...args);
+              if (heads.some((h) => !h.settled)) waiting++;
+              return heads;
+            },
+          };
+          workers.push(startWebhookWorker(t.db, cfg(env), { ...silent, warn: (obj, msg) => warnings.push({ obj: obj as Record<string, unknown>, msg }) }, watched));
+          const endA = async () => {
+            held.fire();
+            await first;
+            await waitUntil("both delivered", () => rx.got.length >= 2);
+          };
+          const order = () => rx.got.map((r) => JSON.parse(r.body).data.order as string);
+          await check({ rx, bAt, order, warnings, waitingPasses: () => waiting, endA });
+          await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
+        } finally {
+          held.fire();
+          await first;
+          await rx.close();
+        }
       };
 
       it("PostgreSQL: an event waits for an older transaction still running, so it is never sent before one queued there", async () => {
-        const { rx, hook, release, first, order, warnings } = await outOfOrder({});
-        try {
+        await outOfOrder({}, async ({ order, warnings, waitingPasses, endA }) => {
           // B is committed and due; A's transaction began before B's and has queued an event that
-          // comes first. Nothing can be sent until it ends: watch for a while.
-          await new Promise((r) => setTimeout(r, 400));
+          // comes first. Nothing can be sent until it ends: the worker reads the heads and holds B back.
+          await waitUntil("the worker held B back twice", () => waitingPasses() >= 2);
           assert.deepEqual(order(), [], "B waited for the transaction that queued A");
-          release();
-          await first;
-          await waitUntil("both delivered", () => rx.got.length >= 2);
+          await endA();
           assert.deepEqual(order(), ["A", "B"]);
           assert.deepEqual(warnings, [], "nothing was sent before its turn");
-          await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
-        } finally {
-          release();
-          await rx.close();
-        }
+        });
       });
 
       it("PostgreSQL: an event waits for older transactions at most WEBHOOK_ORDER_WAIT_MS", async () => {
-        const { rx, hook, release, first, bAt, order, warnings } = await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "300" });
-        try {
+        await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "300" }, async ({ rx, bAt, order, warnings, endA }) => {
           await waitUntil("B sent while A's transaction runs", () => rx.got.length >= 1);
           assert.deepEqual(order(), ["B"]);
           assert.ok(rx.got[0]!.at - bAt >= 300, `B sent ${rx.got[0]!.at - bAt} ms after it was queued`);
-          release();
-          await first;
-          await waitUntil("A delivered", () => rx.got.length >= 2);
+          await endA();
           assert.deepEqual(order(), ["B", "A"]);
           // The operator is told, once: B went out while an older transaction was still open.
           assert.equal(warnings.length, 1, JSON.stringify(warnings));
           assert.equal(warnings[0]!.obj.deliveryId, Number(rx.got[0]!.id.slice(4)));
           assert.match(String(warnings[0]!.msg), /waited WEBHOOK_ORDER_WAIT_MS \(300 ms\) for an older transaction/);
-          await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
-        } finally {
-          release();
-          await rx.close();
-        }
+        });
       });
 
       it("PostgreSQL: WEBHOOK_ORDER_WAIT_MS=0 sends each event once committed, and warns of nothing", async () => {
-        const { rx, hook, release, first, order, warnings } = await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "0" });
-        try {
+        await outOfOrder({ WEBHOOK_ORDER_WAIT_MS: "0" }, async ({ rx, order, warnings, endA }) => {
           await waitUntil("B sent while A's transaction runs", () => rx.got.length >= 1);
-          release();
-          await first;
-          await waitUntil("A delivered", () => rx.got.length >= 2);
+          await endA();
           assert.deepEqual(order(), ["B", "A"]);
           assert.deepEqual(warnings, [], "the operator chose not to wait");
-          await t.call("POST", "delete-webhook", { webhook_id: hook.body.webhook_id });
-        } finally {
-          release();
-          await rx.close();
-        }
+        });
       });
     }
 
