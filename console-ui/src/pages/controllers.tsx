@@ -34,8 +34,8 @@ function ControllerList(props: { readonly: boolean }) {
           </Link>
         </p>
       )}
-      {!list.data ? (
-        <Loading error={list.error} />
+      {!list.data || !locations.data ? (
+        <Loading error={list.error ?? locations.error} />
       ) : (
         <Table
           caption="Controllers"

@@ -130,8 +130,9 @@ function DeviceList(props: { readonly: boolean }) {
           </Link>
         </p>
       )}
-      {!list.data ? (
-        <Loading error={list.error} />
+      {/* One render once all three have come: a row never shows a model's id or "—" for its location first. */}
+      {!list.data || !models.data || !locations.data ? (
+        <Loading error={list.error ?? models.error ?? locations.error} />
       ) : (
         <Table
           caption="Devices"

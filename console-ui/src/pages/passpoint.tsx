@@ -66,8 +66,8 @@ export function PasspointPage(props: PageProps) {
         (Hotspot 2.0: domain name, NAI realm with EAP-TTLS and EAP-TLS, roaming consortium OIs) and point their WPA2/WPA3-Enterprise SSID at this service's RADIUS server.
       </p>
       <ReadOnlyNote readonly={ro} />
-      {!list.data ? (
-        <Loading error={list.error} />
+      {!list.data || !locations.data ? (
+        <Loading error={list.error ?? locations.error} />
       ) : (
         <Table
           caption="Passpoint configurations: the values the access points need"

@@ -135,8 +135,8 @@ export function SubUsersPage(props: PageProps) {
       ) : (
         <>
           {done && <Notice kind="ok">{done}</Notice>}
-          {!list.data ? (
-            <Loading error={list.error} />
+          {!list.data || !locations.data ? (
+            <Loading error={list.error ?? locations.error} />
           ) : (
             <Table
               caption="Sub-users"

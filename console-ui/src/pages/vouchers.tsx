@@ -45,8 +45,8 @@ function BatchList(props: { readonly: boolean }) {
     <>
       <h1>Vouchers</h1>
       <ReadOnlyNote readonly={props.readonly} />
-      {!batches.data ? (
-        <Loading error={batches.error} />
+      {!batches.data || !locations.data ? (
+        <Loading error={batches.error ?? locations.error} />
       ) : (
         <Table
           caption="Voucher batches"

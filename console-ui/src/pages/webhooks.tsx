@@ -40,8 +40,8 @@ function WebhookList(props: { readonly: boolean }) {
           </Link>
         </p>
       )}
-      {!list.data ? (
-        <Loading error={list.error} />
+      {!list.data || !locations.data ? (
+        <Loading error={list.error ?? locations.error} />
       ) : (
         <Table
           caption="Webhooks"
