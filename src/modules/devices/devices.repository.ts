@@ -57,6 +57,12 @@ export function createDeviceRepository() {
     async markHeard(db: DB, deviceId: number, now: string): Promise<void> {
       await heard.run(db, { id: deviceId, now });
     },
+
+    /** markHeard of several access points in one statement (`last_heard_at` alone, as markHeard). */
+    async markHeardMany(db: DB, deviceIds: number[], now: string): Promise<void> {
+      if (deviceIds.length === 1) return this.markHeard(db, deviceIds[0], now);
+      await db.updateTable("devices").set({ last_heard_at: now }).where("id", "in", deviceIds).execute();
+    },
   };
 }
 

@@ -97,7 +97,7 @@ export async function noteDeviceHeard(ctx: Ctx, device: DeviceRow, now = Date.no
 
 /**
  * A new RADIUS shared secret for the device, in force at once for new packets (RADIUS's device
- * look-up keeps an answer for NAS_CACHE_TTL_MS, a few seconds). The gateway must be given it too.
+ * look-up keeps an answer until the catalogue changes, as this does). The gateway must be given it too.
  */
 export async function rotateRadiusSecret(ctx: Ctx, device: DeviceRow, chosen?: string): Promise<DeviceRow> {
   const secret = chosen ?? newRadiusSecret();
