@@ -31,7 +31,7 @@ import SQLite from "better-sqlite3";
 import pg from "pg";
 import { type CapacityOptions, type CapacityTargetInfo, CAPACITY_SECRET, guestMac } from "./support/capacity-target.js";
 import { cpuMicros } from "./support/load.js";
-import { HttpPath, type PathStats, RadiusPath, Schedule, interimRequest, macAuthRequest, percentile } from "./support/open-loop.js";
+import { HttpPath, type PathStats, RadiusPath, Schedule, interimRequest, macAuthRequest, p99ByWindow, percentile } from "./support/open-loop.js";
 import { startTarget } from "./support/target.js";
 
 const env = (name: string, fallback: number) => Number(process.env[`BENCH_CAPACITY_${name}`] ?? fallback);
@@ -58,6 +58,8 @@ const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:
 const TARGET = "bench/support/capacity-target.ts";
 /** BENCH_CPU_PROF_DIR=<dir>: a CPU profile of each service process is written there. */
 const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+/** The p99 of each such window is printed under a path's line (when its slow answers came). */
+const WINDOW_S = 10;
 /** After the schedules end, answers still arriving within this long count. */
 const GRACE_MS = 3000;
 /** The service's own CPU with nothing asked, measured this long before the load. */
@@ -153,7 +155,7 @@ class PgWatch {
 
 /** The receiver of the account's webhooks: counts deliveries and their delay after the event. */
 function webhookReceiver(): Promise<{ port: number; stats: PathStats; close(): Promise<void> }> {
-  const stats: PathStats = { name: "webhook deliveries", offered: 0, sent: 0, answered: 0, failed: 0, latencies: [], seconds: 0 };
+  const stats: PathStats = { name: "webhook deliveries", offered: 0, sent: 0, answered: 0, failed: 0, latencies: [], sentAt: [], seconds: 0 };
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (d) => {
@@ -164,6 +166,7 @@ function webhookReceiver(): Promise<{ port: number; stats: PathStats; close(): P
       try {
         const at = Date.parse((JSON.parse(body) as { timestamp: string }).timestamp);
         stats.latencies.push(Date.now() - at);
+        stats.sentAt.push(at);
       } catch {
         stats.failed++;
       }
@@ -190,6 +193,8 @@ function printPath(s: PathStats, targetMs: number | undefined): boolean {
   console.log(
     `  ${s.name.padEnd(30)} offered ${fmt(s.offered, 0).padStart(6)}/s  answered ${fmt(achieved, 0).padStart(6)}/s  p50 ${fmt(percentile(sorted, 0.5)).padStart(7)} ms  p99 ${fmt(p99).padStart(7)} ms  unanswered ${String(lost).padStart(6)}  failed ${String(s.failed).padStart(4)}${verdict}`,
   );
+  const windows = p99ByWindow(s, WINDOW_S);
+  if (windows.length > 1) console.log(`  ${"".padEnd(30)} p99 by ${WINDOW_S} s from its first request: ${windows.map((w) => fmt(w, 0)).join(", ")} ms`);
   return held !== false;
 }
 

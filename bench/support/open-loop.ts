@@ -17,8 +17,27 @@ export interface PathStats {
   /** Answered, but not with success (Access-Reject, HTTP status other than expected). */
   failed: number;
   latencies: number[];
+  /** When each answered request was sent (ms, on the path's own clock), beside its latency. */
+  sentAt: number[];
   /** Seconds the path was sending. */
   seconds: number;
+}
+
+/**
+ * The p99 of each `windowS`-second window of a path's run, by when requests were sent: whether its
+ * slow answers came at the start (empty caches), in the login burst, or all along.
+ */
+export function p99ByWindow(stats: PathStats, windowS: number): number[] {
+  if (stats.sentAt.length === 0) return [];
+  let first = Number.POSITIVE_INFINITY;
+  for (const t of stats.sentAt) first = Math.min(first, t);
+  const windows: number[][] = [];
+  for (let i = 0; i < stats.sentAt.length; i++) {
+    const w = Math.floor((stats.sentAt[i] - first) / (windowS * 1000));
+    windows[w] ??= [];
+    windows[w].push(stats.latencies[i]);
+  }
+  return Array.from(windows, (w) => (w ? percentile(w.sort((a, b) => a - b), 0.99) : Number.NaN));
 }
 
 export function percentile(sorted: number[], q: number): number {
@@ -139,7 +158,7 @@ export class RadiusPath {
     private readonly okCode: number,
     sockets = 64,
   ) {
-    this.stats = { name, offered: 0, sent: 0, answered: 0, failed: 0, latencies: [], seconds: 0 };
+    this.stats = { name, offered: 0, sent: 0, answered: 0, failed: 0, latencies: [], sentAt: [], seconds: 0 };
     for (let s = 0; s < sockets; s++) {
       const socket = createSocket("udp4");
       const slot = { socket, sentAt: new Float64Array(256), next: 0 };
@@ -150,6 +169,7 @@ export class RadiusPath {
         this.stats.answered++;
         if (msg[0] !== this.okCode) this.stats.failed++;
         this.stats.latencies.push(performance.now() - at);
+        this.stats.sentAt.push(at);
       });
       socket.bind(0, "127.0.0.1");
       this.sockets.push(slot);
@@ -182,7 +202,7 @@ export class HttpPath {
     private readonly ok: (status: number) => boolean,
     maxSockets = 32,
   ) {
-    this.stats = { name, offered: 0, sent: 0, answered: 0, failed: 0, latencies: [], seconds: 0 };
+    this.stats = { name, offered: 0, sent: 0, answered: 0, failed: 0, latencies: [], sentAt: [], seconds: 0 };
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
 
@@ -195,6 +215,7 @@ export class HttpPath {
         this.stats.answered++;
         if (!this.ok(res.statusCode ?? 0)) this.stats.failed++;
         this.stats.latencies.push(performance.now() - start);
+        this.stats.sentAt.push(start);
       });
     });
     req.on("timeout", () => req.destroy());
