@@ -110,6 +110,16 @@ export function createSiblingDatabase(db: DB, poolSize: number): DB {
   return new Kysely<Database>({ dialect: new PooledPostgresDialect(pool, adapter.sibling) });
 }
 
+/**
+ * What a database and its siblings (createSiblingDatabase) have in common, to key what belongs to
+ * the database rather than to one pool: on PostgreSQL the function that makes the siblings (one per
+ * createDatabase), on SQLite the adapter (a database and its transactions share it).
+ */
+export function databaseIdentity(db: DB): object {
+  const adapter = db.getExecutor().adapter;
+  return adapter instanceof PooledPostgresAdapter ? adapter.sibling : adapter;
+}
+
 /** How the connection pool is used right now (PostgreSQL); undefined on SQLite, which has one connection. */
 export function poolStats(db: DB): (() => { max: number; total: number; idle: number; waiting: number }) | undefined {
   const adapter = db.getExecutor().adapter;

@@ -16,7 +16,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { BackgroundFailures } from "./background-failures.js";
-import type { DB } from "./database.js";
+import { type DB, databaseIdentity } from "./database.js";
 import { dialectOf } from "./dialect.js";
 import { afterCommit, transaction } from "./transaction.js";
 
@@ -157,15 +157,20 @@ export async function finishLeasesAs(db: DB, table: OutboxTable, leaseUntil: num
   if (lines.length > 0) await loose(db).insertInto(log.table).values(lines).execute();
 }
 
-/** Wake-ups of this process's outbox workers, by the database's Kysely adapter (a database and its transactions share one). */
+/**
+ * Wake-ups of this process's outbox workers, by database (databaseIdentity): a write through
+ * RADIUS's own pool (createSiblingDatabase) wakes the workers started on the service's database.
+ * Keyed by pool, a session event queued by accounting on PostgreSQL waited for the worker's next
+ * poll (WEBHOOK_POLL_MS) instead of going at once.
+ */
 const wakers = new WeakMap<object, Map<OutboxTable, Set<() => void>>>();
 
 function wakersOf(db: DB, table: OutboxTable): Set<() => void> {
-  const adapter = db.getExecutor().adapter;
-  let byTable = wakers.get(adapter);
+  const key = databaseIdentity(db);
+  let byTable = wakers.get(key);
   if (!byTable) {
     byTable = new Map();
-    wakers.set(adapter, byTable);
+    wakers.set(key, byTable);
   }
   let set = byTable.get(table);
   if (!set) {

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createSiblingDatabase } from "../../src/db/database.js";
 import { onOutboxWrite } from "../../src/db/outbox.js";
 import { afterCommit, inTransaction, retryingTransaction, transaction } from "../../src/db/transaction.js";
 import type { CoaOutcome, LimitOptions, SessionControl } from "../../src/modules/context.js";
@@ -117,6 +118,24 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(wakes, ["wake"]);
       } finally {
         off();
+      }
+    });
+
+    it("wakes the webhook worker for an event queued through a sibling pool (RADIUS's own connections)", async () => {
+      await t.call("POST", "create-or-update-webhook", { url: "https://93.184.215.14/sibling", events: "guest.erased" });
+      // On SQLite the sibling is the database itself; on PostgreSQL a pool of its own, whose writes
+      // woke no worker before (the worker started on the service's database polled for them).
+      const sibling = createSiblingDatabase(t.db, 1);
+      const wakes: string[] = [];
+      const off = onOutboxWrite(t.db, "webhook_deliveries", () => wakes.push("wake"));
+      try {
+        await transaction(sibling, async (trx) => {
+          assert.ok((await enqueueEvent(trx, t.accountId, "guest.erased", { guest_id: 3 })) >= 1, "queued");
+        });
+        assert.deepEqual(wakes, ["wake"]);
+      } finally {
+        off();
+        if (sibling !== t.db) await sibling.destroy();
       }
     });
 
