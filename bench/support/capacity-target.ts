@@ -7,6 +7,7 @@
  * { mode: "stadium" | "spread", guests, aps, locations, webhookUrl }. Seeded: one account (with a
  * console password), `locations` locations sharing `aps` CoovaChilli access points, a custom-form
  * campaign, `guests` returning guests (a MAC each, logged in today) each with an open RADIUS session
+ * (and, with `visitsCounted`, today's visit counted)
  * on one access point, and a webhook on session and login events. Prints one line of JSON when ready;
  * stops on SIGTERM (dropping the PostgreSQL schema).
  */
@@ -21,6 +22,7 @@ import { migrateToLatest } from "../../src/db/migrator.js";
 import { nowDatetime } from "../../src/db/time.js";
 import { createAccount } from "../../src/modules/accounts/accounts.service.js";
 import { createRepositories } from "../../src/modules/context.js";
+import { localDay } from "../../src/modules/guests/local-day.js";
 import { startService } from "../../src/server.js";
 import { dropTargetDatabase, openTargetDatabase, ready } from "./target-process.js";
 
@@ -29,6 +31,8 @@ const UAM_SECRET = "capacity-uam-secret";
 const PASSWORD = "capacity owner password";
 const PORTAL_CLIENTS = 64;
 const CHUNK = 500;
+/** Every location's time zone (the seeded visits are of its local day). */
+const TIMEZONE = "Europe/Berlin";
 
 export interface CapacityOptions {
   mode: "stadium" | "spread";
@@ -38,6 +42,13 @@ export interface CapacityOptions {
   webhookUrl: string;
   /** Where the service logs (warnings and errors), for the benchmark to sum up. */
   logFile: string;
+  /**
+   * Whether each guest's visit of today is already counted, as the first packet of its session
+   * (opened today) counted it: the service then starts in the middle of the venue's day. False: no
+   * guest has a visit yet, so every guest's first packet in the run writes its visit of the day
+   * (200,000 first visits within the run, as the runs before 2026-11-28's fifth session measured).
+   */
+  visitsCounted: boolean;
 }
 
 export interface CapacityTargetInfo {
@@ -114,6 +125,21 @@ async function seedGuests(db: DB, accountId: number, opts: CapacityOptions, apId
       )
       .execute(),
   );
+  if (!opts.visitsCounted) return;
+  // Today's visit of each guest at its access point's location, and each location's count of them.
+  const day = localDay(new Date(), TIMEZONE);
+  await inChunks(opts.guests, (from, to) =>
+    db
+      .insertInto("daily_visitors")
+      .values(Array.from({ length: to - from }, (_, k) => ({ location_id: apLocation[(from + k) % apIds.length], day, guest_id: firstId + from + k })))
+      .execute(),
+  );
+  const perLocation = new Map<number, number>();
+  for (let i = 0; i < opts.guests; i++) perLocation.set(apLocation[i % apIds.length], (perLocation.get(apLocation[i % apIds.length]) ?? 0) + 1);
+  await db
+    .insertInto("daily_visits")
+    .values([...perLocation].map(([location_id, count]) => ({ location_id, day, shard: 0, count })))
+    .execute();
 }
 
 function coovaPage(base: string, ap: string, client: string): string {
@@ -136,7 +162,7 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
       .insertInto("locations")
       .values({
         account_id: accountId, name: `Venue ${l}`, address1: `${l} Main Street`, town: "Springfield", state: "IL", zipcode: "62701", country: "US",
-        phone_number: "(217)555-0100", timezone: "Europe/Berlin", portal_slug: `cap-${l}-${randomBytes(3).toString("hex")}`, date_created: now, last_modified: now, deleted: 0,
+        phone_number: "(217)555-0100", timezone: TIMEZONE, portal_slug: `cap-${l}-${randomBytes(3).toString("hex")}`, date_created: now, last_modified: now, deleted: 0,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
