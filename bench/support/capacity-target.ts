@@ -135,7 +135,10 @@ async function seedGuests(db: DB, accountId: number, opts: CapacityOptions, apId
       .execute(),
   );
   const perLocation = new Map<number, number>();
-  for (let i = 0; i < opts.guests; i++) perLocation.set(apLocation[i % apIds.length], (perLocation.get(apLocation[i % apIds.length]) ?? 0) + 1);
+  for (let i = 0; i < opts.guests; i++) {
+    const location = apLocation[i % apIds.length];
+    perLocation.set(location, (perLocation.get(location) ?? 0) + 1);
+  }
   await db
     .insertInto("daily_visits")
     .values([...perLocation].map(([location_id, count]) => ({ location_id, day, shard: 0, count })))
