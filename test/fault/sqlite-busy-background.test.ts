@@ -113,6 +113,9 @@ describe("background jobs with the SQLite file's write lock held by another proc
       },
       DELIVERED_WITHIN_MS,
     );
+    // The API shows a delivery delivered once its run is recorded; the worker's pass then ends and
+    // reports its success, whose line reaches this process's pipe a moment later.
+    await waitUntil("the outbox's line that it works again", () => /"job":"webhook delivery"[^\n]*works again/.test(svc.output()), 10_000);
 
     const lines = svc
       .output()
