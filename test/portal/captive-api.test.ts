@@ -42,6 +42,22 @@ for (const dialect of DIALECTS) {
       assert.equal(unknown.statusCode, 404);
     });
 
+    it("shows a location's change at the next poll, and answers 404 once the location is deleted", async () => {
+      const w = await makeWorld(t);
+      const venue = (website: string) =>
+        t.call("POST", "create-or-update-location", {
+          location_id: w.locationId, location_name: "Cafe", address1: "1 Main Street", town: "Springfield", state: "IL", zipcode: "62701",
+          country: "US", phone_number: "(217)555-0100", timezone: "Europe/Berlin", website,
+        });
+      await venue("https://before.example/");
+      assert.equal((await api(w.path, "10.1.0.10")).body["venue-info-url"], "https://before.example/");
+      await venue("https://after.example/");
+      assert.equal((await api(w.path, "10.1.0.10")).body["venue-info-url"], "https://after.example/", "the location as it is now");
+      const gone = await t.call("POST", "delete-location", { location_id: w.locationId });
+      assert.equal(gone.statusCode, 200, JSON.stringify(gone.body));
+      assert.equal((await api(w.path, "10.1.0.10")).statusCode, 404, "a deleted location's portal is gone");
+    });
+
     it("a Meraki guest let in: not captive, with the seconds left; other devices and public addresses stay captive", async () => {
       const w = await makeWorld(t, { redirect_url: "" });
       await t.call("POST", "set-session-and-bandwidth-info", { location_id: w.locationId, session_time_limit: 3600 });

@@ -11,6 +11,8 @@ export type LocationOptionsRow = Selectable<LocationOptionsTable>;
 export function createLocationRepository() {
   // get-location is the hottest read of the API; while nothing is written its rows come from memory.
   const rowCache = new ReadCache<number, LocationRow>(10_000, true);
+  // Every portal page view, RFC 8908 poll and openNDS hand-off finds its location by slug first.
+  const slugCache = new ReadCache<string, LocationRow>(10_000, true);
   // Every portal page view starts here: prepared once per database.
   const byId = new PreparedQuery(["id"], (db, p) => db.selectFrom("locations").selectAll().where("id", "=", p.id));
   const bySlug = new PreparedQuery(["slug"], (db, p) =>
@@ -61,11 +63,11 @@ export function createLocationRepository() {
       return db.selectFrom("locations").selectAll().where("account_id", "=", accountId).where("deleted", "=", 0).orderBy("id").execute();
     },
 
+    /** A live location by its portal slug: from memory while the catalogue does not change (a deletion is a change). */
     async findLiveBySlug(db: DB, slug: string): Promise<LocationRow | undefined> {
-      return bySlug.first<LocationRow>(db, { slug });
+      return slugCache.get(db, slug) ?? slugCache.load(db, slug, () => bySlug.first<LocationRow>(db, { slug }));
     },
 
-    /** Deleted ones included (history: accounting of an old session). */
     /** A location by id, deleted or not: from memory while the catalogue does not change (every login reads it). */
     async findById(db: DB, id: number): Promise<LocationRow | undefined> {
       return rowCache.get(db, id) ?? rowCache.load(db, id, () => byId.first<LocationRow>(db, { id }));
