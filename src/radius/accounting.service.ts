@@ -5,7 +5,7 @@
  */
 import type { DB } from "../db/database.js";
 import { transaction } from "../db/transaction.js";
-import { type Visit, countVisit, countVisits } from "../modules/guests/guest-activity.service.js";
+import { countVisit } from "../modules/guests/guest-activity.service.js";
 import { enqueueAutomations } from "../modules/outbox/outbox-triggers.js";
 import { enqueueEventIfSubscribed } from "../modules/webhooks/webhook-events.js";
 import type { NasContext } from "./nas-lookup.js";
@@ -248,42 +248,34 @@ async function readOwnersByMac(
 
 /**
  * PostgreSQL: the open sessions of the batch's Interim-Updates that the memo does not know (after a
- * restart, or accounted by another instance) read in one statement, and the day's visits of their
- * guests counted in one more, before pickKnownInterims. Such packets then take its one statement
- * for the batch instead of a transaction of about five round trips each (insert, read, advance,
- * two for the visit). The rows read are committed state, which the compare-and-set checks again; a
- * visit counted here stands whatever becomes of the batch (the guest was online that day, and
- * counting is idempotent).
+ * restart, or accounted by another instance) read in one statement, which also counts the day's
+ * visits of their guests, before pickKnownInterims. Such packets then take its one statement for
+ * the batch instead of a transaction of about five round trips each (insert, read, advance, two for
+ * the visit). The rows read are committed state, which the compare-and-set checks again; a visit
+ * counted here stands whatever becomes of the batch (the guest was online that day, and counting
+ * is idempotent).
  */
 async function recallSessions({ ctx, sessions, visits, times }: AccountingDeps, jobs: AccountingJob[]): Promise<void> {
   if (!sessions) return;
-  const wanted: { key: string; deviceId: number; acctSessionId: string; job: AccountingJob }[] = [];
+  const wanted: { key: string; deviceId: number; acctSessionId: string; at: { locationId: number; day: string } | undefined }[] = [];
   const seen = new Set<string>();
   for (const job of jobs) {
-    const { nas, rec } = job;
+    const { nas, rec, at } = job;
     if (rec.status !== "Interim-Update" || !rec.acctSessionId) continue;
     const acctSessionId = rec.acctSessionId.slice(0, 253);
     const key = SessionMemo.key(nas.device.id, acctSessionId);
     if (seen.has(key) || sessions.get(key)) continue;
     seen.add(key);
-    wanted.push({ key, deviceId: nas.device.id, acctSessionId, job });
+    const location = nas.location;
+    wanted.push({ key, deviceId: nas.device.id, acctSessionId, at: location ? { locationId: location.id, day: times.localDay(at, location.timezone) } : undefined });
   }
   if (wanted.length === 0) return;
-  const rows = await ctx.radius.findOpenSessions(ctx.db, wanted);
-  const uncounted: Visit[] = [];
+  const recalled = await ctx.radius.recallOpenSessions(ctx.db, wanted, (v) => visits.has(v.locationId, v.day, v.guestId));
   for (let k = 0; k < wanted.length; k++) {
-    const row = rows[k];
-    if (!row) continue;
-    sessions.set(wanted[k].key, row);
-    const { nas, at } = wanted[k].job;
-    const location = nas.location;
-    if (row.guest_id === null || !location || row.location_id !== location.id) continue;
-    const day = times.localDay(at, location.timezone);
-    if (!visits.has(location.id, day, row.guest_id)) uncounted.push({ locationId: location.id, day, guestId: row.guest_id });
+    const row = recalled.found[k];
+    if (row) sessions.set(wanted[k].key, row);
   }
-  if (uncounted.length === 0) return;
-  await countVisits(ctx.db, uncounted);
-  for (const v of uncounted) visits.remember(v.locationId, v.day, v.guestId);
+  for (const v of recalled.visits) visits.remember(v.locationId, v.day, v.guestId);
 }
 
 /**

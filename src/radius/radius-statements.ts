@@ -9,6 +9,7 @@ import { increment } from "../db/dialect.js";
 import { NAMED_STATEMENT } from "../db/postgres-pool.js";
 import { PreparedQuery } from "../db/prepared-query.js";
 import type { Database, RadiusSessionsTable } from "../db/schema.js";
+import { visitCountingCtes } from "../modules/guests/guest-activity.service.js";
 
 export interface SessionCounters {
   session_time: number;
@@ -195,13 +196,23 @@ export function radiusStatements() {
           from unnest(${p.accountIds}::integer[], ${p.clientMacs}::varchar[]) with ordinality as k(account_id, client_mac, n)
           join guest_macs m on m.account_id = k.account_id and m.client_mac = k.client_mac`.compile(db),
     })),
-    // PostgreSQL: the open sessions of many (device, Acct-Session-Id) pairs at once (their position in the arrays is `n`).
-    openSessionsMany: new PreparedQuery(["deviceIds", "acctSessionIds"], (db, p) => ({
+    // PostgreSQL: the open sessions of many (device, Acct-Session-Id) pairs at once (their position in
+    // the arrays is `n`), and the visit of the day each one's guest makes at the location given with
+    // its pair (its access point's, when the session is counted there), counted by the guests
+    // module's rules in the same round trip.
+    openSessionsCountingVisits: new PreparedQuery(["deviceIds", "acctSessionIds", "locationIds", "days"], (db, p) => ({
       compile: () =>
-        sql`${sql.raw(NAMED_STATEMENT)}select k.n, s.id, s.guest_id, s.location_id, s.framed_ip, s.session_time, s.input_octets, s.output_octets
-          from unnest(${p.deviceIds}::integer[], ${p.acctSessionIds}::varchar[]) with ordinality as k(device_id, acct_session_id, n)
-          join radius_sessions s on s.device_id = k.device_id and s.acct_session_id = k.acct_session_id
-          where s.stopped_at is null`.compile(db),
+        sql`${sql.raw(NAMED_STATEMENT)}with k as (
+            select * from unnest(${p.deviceIds}::integer[], ${p.acctSessionIds}::varchar[], ${p.locationIds}::integer[], ${p.days}::varchar[])
+              with ordinality as k(device_id, acct_session_id, at_location, day, n)
+          ), s as (
+            select k.n, k.at_location, k.day, s.id, s.guest_id, s.location_id, s.framed_ip, s.session_time, s.input_octets, s.output_octets
+            from k join radius_sessions s on s.device_id = k.device_id and s.acct_session_id = k.acct_session_id
+            where s.stopped_at is null
+          ), v as (
+            select location_id, day, guest_id from s where guest_id is not null and location_id = at_location
+          ), ${visitCountingCtes(db, "v")}
+          select n, id, guest_id, location_id, framed_ip, session_time, input_octets, output_octets from s`.compile(db),
     })),
     usageOn: new PreparedQuery(["guestId", "locationId", "day"], (db, p) =>
       db.selectFrom("daily_usage").select("octets").where("guest_id", "=", p.guestId).where("location_id", "=", p.locationId).where("day", "=", p.day),

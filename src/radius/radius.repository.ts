@@ -11,6 +11,7 @@ import type { RadiusSessionsTable } from "../db/schema.js";
 import { createBatchedReader } from "../db/batched-reader.js";
 import { ReadCache } from "../db/read-cache.js";
 import type { Ctx } from "../modules/context.js";
+import { type Visit, countVisits } from "../modules/guests/guest-activity.service.js";
 import { portalCredentialQueries } from "./portal-credentials.repository.js";
 import { type CreditMove, type NewSession, type SessionCounters, counterMove, radiusStatements } from "./radius-statements.js";
 import { type KnownSession, knownSession } from "./session-memo.js";
@@ -132,25 +133,47 @@ export function createRadiusRepository() {
     },
 
     /**
-     * The open sessions among these keys, in their order (undefined: none open): on PostgreSQL in
-     * one statement, on SQLite findSession each.
+     * The open sessions among these keys, in their order (undefined: none open), and the visits
+     * their guests make: for each session found whose guest is known and whose location is its
+     * key's `at`, the guest's visit of `at.day` there, counted (countVisits) unless `counted` says
+     * it was already. PostgreSQL reads and counts in one statement (its ON CONFLICT skips what was
+     * counted); SQLite runs findSession each, then countVisits. Returns the visits it saw, counted
+     * now or before, for the caller to remember.
      */
-    async findOpenSessions(db: DB, keys: { deviceId: number; acctSessionId: string }[]): Promise<(KnownSession | undefined)[]> {
+    async recallOpenSessions(
+      db: DB,
+      keys: { deviceId: number; acctSessionId: string; at: { locationId: number; day: string } | undefined }[],
+      counted: (v: Visit) => boolean,
+    ): Promise<{ found: (KnownSession | undefined)[]; visits: Visit[] }> {
       const found: (KnownSession | undefined)[] = new Array(keys.length);
+      const visits: Visit[] = [];
+      const visitOf = (i: number, s: KnownSession | undefined) => {
+        const at = keys[i].at;
+        if (s && s.guest_id !== null && at && s.location_id === at.locationId) visits.push({ locationId: at.locationId, day: at.day, guestId: s.guest_id });
+      };
+      if (keys.length === 0) return { found, visits };
       if (dialectOf(db) !== "postgres") {
         for (let i = 0; i < keys.length; i++) {
           const row = await this.findSession(db, keys[i].deviceId, keys[i].acctSessionId);
-          if (row && row.stopped_at === null) found[i] = knownSession(row);
+          if (!row || row.stopped_at !== null) continue;
+          found[i] = knownSession(row);
+          visitOf(i, found[i]);
         }
-        return found;
+        await countVisits(db, visits.filter((v) => !counted(v)));
+        return { found, visits };
       }
-      if (keys.length === 0) return found;
-      const rows = await q.openSessionsMany.all<SessionRow & { n: number | string }>(db, {
+      const rows = await q.openSessionsCountingVisits.all<SessionRow & { n: number | string }>(db, {
         deviceIds: keys.map((k) => k.deviceId),
         acctSessionIds: keys.map((k) => k.acctSessionId),
+        locationIds: keys.map((k) => k.at?.locationId ?? null),
+        days: keys.map((k) => k.at?.day ?? null),
       });
-      for (const row of rows) found[Number(row.n) - 1] = knownSession(row);
-      return found;
+      for (const row of rows) {
+        const i = Number(row.n) - 1;
+        found[i] = knownSession(row);
+        visitOf(i, found[i]);
+      }
+      return { found, visits };
     },
 
     /**

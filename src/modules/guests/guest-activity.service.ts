@@ -196,17 +196,28 @@ function visitsStatementSql(db: DB, p: Record<"locationIds" | "days" | "guestIds
   return sql`${sql.raw(NAMED_STATEMENT)}
     with j as (
       select * from unnest(${p.locationIds}::integer[], ${p.days}::varchar[], ${p.guestIds}::integer[]) with ordinality as j(location_id, day, guest_id, n)
-    ), dv as (
+    ), ${visitCountingCtes(db, "j")}
+    select min(j.n) as n from j join dv using (location_id, day, guest_id) group by j.location_id, j.day, j.guest_id`;
+}
+
+/**
+ * PostgreSQL: countVisit's two writes, as the common table expressions `dv` (the visits that were
+ * new, returning location_id, day and guest_id) and `c` (their counters), for the visits in
+ * `source`, a relation of (location_id, day, guest_id) defined before them. Another statement that
+ * reads the rows its visits come from (RADIUS recalling open sessions) counts them in its own round
+ * trip this way, by the same rules.
+ */
+export function visitCountingCtes(db: DB, source: string) {
+  return sql`dv as (
       insert into daily_visitors (location_id, day, guest_id)
-      select distinct location_id, day, guest_id from j order by location_id, day, guest_id
+      select distinct location_id, day, guest_id from ${sql.id(source)} order by location_id, day, guest_id
       on conflict (location_id, day, guest_id) do nothing
       returning location_id, day, guest_id
     ), c as (
       insert into ${sql.id(DAILY_VISITS.table)} (location_id, day, shard, count)
       select location_id, day, ${counterShard(db)}, count(*) from dv group by location_id, day order by location_id, day
       on conflict (location_id, day, shard) do update set count = ${sql.ref(`${DAILY_VISITS.table}.count`)} + excluded.count
-    )
-    select min(j.n) as n from j join dv using (location_id, day, guest_id) group by j.location_id, j.day, j.guest_id`;
+    )`;
 }
 
 /** A visit without a login (a returning guest let in by RADIUS): counted on the location's local day. */
