@@ -15,6 +15,12 @@ export interface DatabaseConfig {
   /** DB_POOL_SIZE: PostgreSQL connections of HTTP, the portal and the background jobs. */
   databasePoolSize: number;
   /**
+   * DB_JOBS_POOL_SIZE: PostgreSQL connections of the background jobs (webhook deliveries, messages,
+   * retention) alone, so that their claims and commits never wait behind a burst of HTTP requests,
+   * nor the burst behind them; 0: they share DB_POOL_SIZE's.
+   */
+  databaseJobsPoolSize: number;
+  /**
    * SECRET_BOX_KEY: the AES-256 key (32 bytes, base64 or hex) that seals controller credentials at
    * rest. Unset: one is generated once and kept in the database's service_secrets table.
    */
@@ -61,6 +67,7 @@ export function databaseConfig(read: ConfigReaders): DatabaseConfig {
       statementMs: read.int("DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs, 100, 3_600_000),
     },
     databasePoolSize: read.int("DB_POOL_SIZE", 10, 1, 1000),
+    databaseJobsPoolSize: read.int("DB_JOBS_POOL_SIZE", 2, 0, 1000),
     secretBoxKey: key32(read, "SECRET_BOX_KEY"),
     retentionIntervalMs: read.int("RETENTION_INTERVAL_MS", 3_600_000, 0, 7 * 24 * 3_600_000),
   };

@@ -57,6 +57,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
   let httpUrls: string[] = [];
   let radius: RadiusListener | undefined;
   let radiusDb: DB | undefined;
+  let jobsDb: DB | undefined;
   let webhooks: WebhookWorker | undefined;
   let retention: RetentionJob | undefined;
   let messages: OutboxLoop | undefined;
@@ -79,12 +80,16 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
       radiusDb = config.radius.databasePoolSize > 0 ? createSiblingDatabase(db, config.radius.databasePoolSize) : db;
       radius = await startRadius({ db: radiusDb, config, log: app.log, ctx: { ...deps, db: radiusDb }, metrics: deps.metrics, peers: deps.radsecPeers });
     }
-    if (opts.jobs !== false) {
-      if (config.webhooks.worker) webhooks = startWebhookWorker(db, config.webhooks, app.log, deps.repos.webhooks);
-      if (config.retentionIntervalMs > 0) retention = startRetentionJob(deps, config.retentionIntervalMs, app.log);
+    if (opts.jobs !== false && (config.webhooks.worker || config.retentionIntervalMs > 0 || config.messages.worker)) {
+      // The background jobs on connections of their own (PostgreSQL): a login burst's requests and
+      // the webhook worker's claims and commits do not queue behind each other.
+      jobsDb = config.databaseJobsPoolSize > 0 ? createSiblingDatabase(db, config.databaseJobsPoolSize) : db;
+      const jobDeps = jobsDb === db ? deps : { ...deps, db: jobsDb };
+      if (config.webhooks.worker) webhooks = startWebhookWorker(jobsDb, config.webhooks, app.log, deps.repos.webhooks);
+      if (config.retentionIntervalMs > 0) retention = startRetentionJob(jobDeps, config.retentionIntervalMs, app.log);
       if (config.messages.worker) {
-        messages = startMessageWorker(deps, config, app.log);
-        if (config.messages.scheduleIntervalMs > 0) schedule = startMessageSchedule(deps, config, app.log);
+        messages = startMessageWorker(jobDeps, config, app.log);
+        if (config.messages.scheduleIntervalMs > 0) schedule = startMessageSchedule(jobDeps, config, app.log);
       }
     }
   } catch (err) {
@@ -92,6 +97,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     await messages?.stop();
     await webhooks?.stop();
     await retention?.stop();
+    if (jobsDb !== undefined && jobsDb !== db) await jobsDb.destroy();
     await radius?.stop();
     if (radiusDb !== undefined && radiusDb !== db) await radiusDb.destroy();
     await app.close();
@@ -113,6 +119,7 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
         await messages?.stop();
         await webhooks?.stop();
         await retention?.stop();
+        if (jobsDb !== undefined && jobsDb !== db) await jobsDb.destroy();
         await app.close();
         await db.destroy();
       })();
