@@ -75,6 +75,8 @@ export async function authorizeAccess(deps: AccessDeps, nas: NasContext, req: Ac
   let guestId: number;
   let used: number;
   let via: "credential" | "mac";
+  // The day's visit, found counted by the returning guest's look-up.
+  let visitCounted = false;
   let voucher: VoucherLimits | undefined;
   if (credential) {
     const proven = req.proof.kind === "eap-tls" ? findEapTlsIdentity(req.proof, credential.username) : proofMatches(req.proof, credential.password);
@@ -110,6 +112,7 @@ export async function authorizeAccess(deps: AccessDeps, nas: NasContext, req: Ac
     if (returning === undefined) return reject("not a returning guest");
     guestId = returning.guestId;
     used = returning.usedOctets;
+    visitCounted = returning.visitCounted;
     via = "mac";
   }
 
@@ -123,8 +126,11 @@ export async function authorizeAccess(deps: AccessDeps, nas: NasContext, req: Ac
     if (!(await radiusRepository.consumeCredential(db, credential.id, now))) return reject("credential already used");
   } else {
     if (!visits.has(location.id, day, guestId)) {
-      if (writeVisit) await writeVisit({ locationId: location.id, day, guestId });
-      else await recordVisit(db, { locationId: location.id, timezone: location.timezone, guestId, at });
+      // A visit the look-up found counted (by this instance before a restart, or by another) is only remembered.
+      if (!visitCounted) {
+        if (writeVisit) await writeVisit({ locationId: location.id, day, guestId });
+        else await recordVisit(db, { locationId: location.id, timezone: location.timezone, guestId, at });
+      }
       visits.remember(location.id, day, guestId);
     }
   }

@@ -171,7 +171,12 @@ export function radiusStatements() {
         )
         // A voucher's guest comes back only through the portal, where the code's time and limits are checked.
         .innerJoin("guests", "guests.id", "guest_macs.guest_id")
+        // Whether the guest's visit of that day there is counted already (after a restart the memo is empty).
+        .leftJoin("daily_visitors", (join) =>
+          join.onRef("daily_visitors.guest_id", "=", "guest_macs.guest_id").on("daily_visitors.location_id", "=", p.locationId).on("daily_visitors.day", "=", p.day),
+        )
         .select(["guest_macs.guest_id", "guest_macs.last_login_at", "daily_usage.octets"])
+        .select(sql<number>`case when daily_visitors.guest_id is null then 0 else 1 end`.as("visited"))
         .where("guest_macs.account_id", "=", p.accountId)
         .where("guest_macs.client_mac", "=", p.clientMac)
         .where("guests.social_network", "<>", "Vuser"),
@@ -179,12 +184,13 @@ export function radiusStatements() {
     // PostgreSQL: macGuestUsage of many MACs at once (their position in the arrays is `n`).
     macGuestUsageMany: new PreparedQuery(["accountIds", "clientMacs", "locationIds", "days"], (db, p) => ({
       compile: () =>
-        sql`${sql.raw(NAMED_STATEMENT)}select k.n, m.guest_id, m.last_login_at, u.octets
+        sql`${sql.raw(NAMED_STATEMENT)}select k.n, m.guest_id, m.last_login_at, u.octets, case when v.guest_id is null then 0 else 1 end as visited
           from unnest(${p.accountIds}::integer[], ${p.clientMacs}::varchar[], ${p.locationIds}::integer[], ${p.days}::varchar[])
             with ordinality as k(account_id, client_mac, location_id, day, n)
           join guest_macs m on m.account_id = k.account_id and m.client_mac = k.client_mac
           join guests g on g.id = m.guest_id and g.social_network <> 'Vuser'
-          left join daily_usage u on u.guest_id = m.guest_id and u.location_id = k.location_id and u.day = k.day`.compile(db),
+          left join daily_usage u on u.guest_id = m.guest_id and u.location_id = k.location_id and u.day = k.day
+          left join daily_visitors v on v.guest_id = m.guest_id and v.location_id = k.location_id and v.day = k.day`.compile(db),
     })),
     guestByMac: new PreparedQuery(["accountId", "clientMac"], (db, p) =>
       db.selectFrom("guest_macs").select("guest_id").where("account_id", "=", p.accountId).where("client_mac", "=", p.clientMac),

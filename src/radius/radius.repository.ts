@@ -22,6 +22,8 @@ interface MacGuestRow {
   guest_id: number;
   last_login_at: string;
   octets: number | null;
+  /** 1 when the guest's visit of the day at the location is counted already. */
+  visited: number;
 }
 
 /** How findGuestsByMacs keys its answers: a client MAC within an account. */
@@ -74,18 +76,19 @@ export function createRadiusRepository() {
 
     /**
      * A returning guest (portal login from this MAC since `since`) and, in the same query, the
-     * octets they used at the location on `day` (0 when none).
+     * octets they used at the location on `day` (0 when none) and whether their visit of that day
+     * there is counted already.
      */
     async findReturningGuestUsage(
       db: DB,
       query: { accountId: number; clientMac: string; since: string; locationId: number; day: string },
-    ): Promise<{ guestId: number; usedOctets: number } | undefined> {
+    ): Promise<{ guestId: number; usedOctets: number; visitCounted: boolean } | undefined> {
       const { accountId, clientMac, locationId, day } = query;
       const key = `${accountId}|${clientMac}|${locationId}|${day}`;
       const read = dialectOf(db) === "postgres" && !db.isTransaction ? () => macReader(db)(query) : () => q.macGuestUsage.first<MacGuestRow>(db, query);
       const row = macGuests.get(db, key) ?? (await macGuests.load(db, key, read));
       if (!row || row.last_login_at < query.since) return undefined;
-      return { guestId: row.guest_id, usedOctets: Number(row.octets ?? 0) };
+      return { guestId: row.guest_id, usedOctets: Number(row.octets ?? 0), visitCounted: Number(row.visited) === 1 };
     },
 
     /** The guest behind a client MAC in this account, however long ago (accounting counts them all). */

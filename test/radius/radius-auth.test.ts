@@ -262,7 +262,7 @@ for (const dialect of DIALECTS) {
       assert.equal(spent.attributes["Reply-Message"], "Your data allowance at this location for today is used up.");
     });
 
-    it("answers returning guests looked up together each with their own guest and usage (one statement on PostgreSQL)", async () => {
+    it("answers returning guests looked up together each with their own guest, usage and counted visit (one statement on PostgreSQL)", async () => {
       const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago" }).format(new Date());
       const since = "2000-01-01 00:00:00";
       const macs = Array.from({ length: 6 }, () => randomMac());
@@ -272,17 +272,19 @@ for (const dialect of DIALECTS) {
       await t.db.insertInto("daily_usage").values({ guest_id: guests[2], location_id: locationId, day: "2001-01-01", octets: 99 }).execute();
       // A voucher's guest comes back through the portal only.
       await t.db.updateTable("guests").set({ social_network: "Vuser" }).where("id", "=", guests[3]).execute();
+      // Their logins counted today's visits; those of guests 0 and 2 are taken back (a day later, say).
+      await t.db.deleteFrom("daily_visitors").where("guest_id", "in", [guests[0], guests[2]]).execute();
       const ask = (mac: string, accountId = t.accountId) => t.deps.radius.findReturningGuestUsage(t.db, { accountId, clientMac: mac, since, locationId, day });
       const found = await Promise.all([...macs.map((mac) => ask(mac)), ask(macs[0], t.accountId + 1000), ask(macs[1])]);
       assert.deepEqual(found, [
-        { guestId: guests[0], usedOctets: 0 },
-        { guestId: guests[1], usedOctets: 1234 },
-        { guestId: guests[2], usedOctets: 0 },
+        { guestId: guests[0], usedOctets: 0, visitCounted: false },
+        { guestId: guests[1], usedOctets: 1234, visitCounted: true },
+        { guestId: guests[2], usedOctets: 0, visitCounted: false },
         undefined,
         undefined,
         undefined,
         undefined,
-        { guestId: guests[1], usedOctets: 1234 },
+        { guestId: guests[1], usedOctets: 1234, visitCounted: true },
       ]);
     });
 
