@@ -12,7 +12,8 @@
  * dropped, and whether memory stays flat).
  *
  * Prints per path the rate achieved, p50 and p99, what went unanswered; for the run the service's
- * CPU per operation (and PostgreSQL's backends'), its memory, the database's growth per day at this
+ * CPU per operation (and PostgreSQL's backends'), how busy its event loop was per 10 s window (the
+ * one thread every path shares), its memory, the database's growth per day at this
  * load and, on PostgreSQL, what its connections waited on. Targets: RADIUS p99 under 20 ms, HTTP
  * under 50 ms, everything answered.
  *
@@ -220,6 +221,7 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     locations: mode === "spread" ? SPREAD_LOCATIONS : 1,
     webhookUrl: `http://127.0.0.1:${receiver.port}/hook`,
     logFile: join(tmpdir(), `guestwifi-capacity-${tag}.log`),
+    eluFile: join(tmpdir(), `guestwifi-capacity-${tag}.elu`),
     visitsCounted: VISITS_COUNTED,
   };
   const url = dialect === "sqlite" ? `sqlite:${file}` : PG_URL;
@@ -291,6 +293,7 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     const samples: Sample[] = [{ rssMb: rssMb(target.pid), cpuUs: cpuBefore }];
     const sampler = setInterval(() => samples.push({ rssMb: rssMb(target.pid), cpuUs: cpuMicros(target.pid) ?? 0 }), 1000);
     const t0 = performance.now();
+    const t0Wall = Date.now();
     for (const s of schedules) s.start(t0);
     await new Promise((r) => setTimeout(r, SECONDS * 1000 + GRACE_MS));
     clearInterval(sampler);
@@ -318,6 +321,10 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
       `  service: ${fmt((cpuUs / 1e6 / SECONDS) * 100, 0)}% of one core (idle: ${fmt(idleUsPerS / 1e4, 1)}%), ${fmt(busyUs / Math.max(1, answered))} us CPU per answered operation; ` +
         `RSS ${fmt(rss[0], 0)} MB at start, ${fmt(Math.max(...rss), 0)} MB max, ${fmt(rss[rss.length - 1], 0)} MB at end`,
     );
+    const busy = eventLoopBusy(opts.eluFile, t0Wall);
+    if (busy.length > 0) {
+      console.log(`  service event loop busy by ${WINDOW_S} s from the start: ${busy.map((b) => fmt(b * 100, 0)).join(", ")} % (its one JavaScript thread: near 100 %, it is what every path waits for)`);
+    }
     // Whether memory levels off under the load, or keeps growing: the RSS at each quarter of the
     // run, and its change over the second half.
     const at = (f: number) => rss[Math.min(rss.length - 1, Math.round(f * (rss.length - 1)))];
@@ -341,7 +348,29 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     await receiver.close();
     for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
     rmSync(opts.logFile, { force: true });
+    rmSync(opts.eluFile, { force: true });
   }
+}
+
+/** The service's event loop utilisation (its samples, once a second) averaged per window of the run. */
+function eventLoopBusy(file: string, t0Wall: number): number[] {
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const sums: { total: number; n: number }[] = [];
+  for (const line of text.split("\n")) {
+    const [at, u] = line.split(" ").map(Number);
+    // A sample covers the second before it.
+    const w = Math.floor((at - 1000 - t0Wall) / (WINDOW_S * 1000));
+    if (!Number.isFinite(u) || w < 0 || w >= Math.ceil(SECONDS / WINDOW_S)) continue;
+    sums[w] ??= { total: 0, n: 0 };
+    sums[w].total += u;
+    sums[w].n++;
+  }
+  return Array.from(sums, (s) => (s ? s.total / s.n : Number.NaN));
 }
 
 /** The service's warnings and errors during the run, counted by message. */

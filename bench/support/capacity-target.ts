@@ -11,6 +11,8 @@
  * on one access point, and a webhook on session and login events. Prints one line of JSON when ready;
  * stops on SIGTERM (dropping the PostgreSQL schema).
  */
+import { appendFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -42,6 +44,11 @@ export interface CapacityOptions {
   webhookUrl: string;
   /** Where the service logs (warnings and errors), for the benchmark to sum up. */
   logFile: string;
+  /**
+   * Where the service's event loop utilisation is written once a second (`<epoch ms> <0..1>` per
+   * line): how busy its one JavaScript thread was, which CPU per process does not tell apart.
+   */
+  eluFile: string;
   /**
    * Whether each guest's visit of today is already counted, as the first packet of its session
    * (opened today) counted it: the service then starts in the middle of the venue's day. False: no
@@ -254,7 +261,14 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
     seedSeconds: (Date.now() - started) / 1000,
   };
   ready(info);
+  let elu = performance.eventLoopUtilization();
+  const eluTimer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    appendFileSync(opts.eluFile, `${Date.now()} ${performance.eventLoopUtilization(now, elu).utilization.toFixed(4)}\n`);
+    elu = now;
+  }, 1000);
   process.once("SIGTERM", () => {
+    clearInterval(eluTimer);
     void (async () => {
       await service.stop();
       if (schema) await dropTargetDatabase(await openTargetDatabase(databaseUrl, undefined), schema).catch(() => undefined);
