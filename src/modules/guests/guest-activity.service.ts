@@ -121,24 +121,36 @@ async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInpu
   return { guestId: guest.id, loginId: login.id };
 }
 
+/**
+ * Each counter's upsert and the visitor row's insert, built once per database (prepared-query.ts): a
+ * SQLite login ran up to five of them, each built and compiled anew by Kysely on every call.
+ */
+const counterUpserts = new Map(
+  LOGIN_COUNTERS.map((c) => [
+    c.table,
+    new PreparedQuery<CounterKey>(c.keys, (db, p) =>
+      loose(db)
+        .insertInto(c.table)
+        .values({ ...Object.fromEntries(c.keys.map((k) => [k, p[k]])), shard: counterShard(db), count: 1 })
+        .onConflict((oc) => oc.columns([...c.keys, "shard"]).doUpdateSet({ count: increment(`${c.table}.count`) })),
+    ),
+  ]),
+);
+const visitorInsert = new PreparedQuery(["locationId", "day", "guestId"], (db, p) =>
+  db
+    .insertInto("daily_visitors")
+    .values({ location_id: p.locationId, day: p.day, guest_id: p.guestId })
+    .onConflict((oc) => oc.columns(["location_id", "day", "guest_id"]).doNothing()),
+);
+
 /** Adds one to a counter's row of these keys (in this connection's shard). */
 async function addOne(db: DB, c: (typeof LOGIN_COUNTERS)[number], keys: LoginPlan["counterKeys"]): Promise<void> {
-  const values = Object.fromEntries(c.keys.map((k) => [k, keys[k]]));
-  await loose(db)
-    .insertInto(c.table)
-    .values({ ...values, shard: counterShard(db), count: 1 })
-    .onConflict((oc) => oc.columns([...c.keys, "shard"]).doUpdateSet({ count: increment(`${c.table}.count`) }))
-    .execute();
+  await counterUpserts.get(c.table)!.run(db, keys);
 }
 
 /** Notes the guest as a visitor of the location on that local day: true the first time that day. */
 async function firstVisitToday(db: DB, locationId: number, day: string, guestId: number): Promise<boolean> {
-  const inserted = await db
-    .insertInto("daily_visitors")
-    .values({ location_id: locationId, day, guest_id: guestId })
-    .onConflict((oc) => oc.columns(["location_id", "day", "guest_id"]).doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  return (await visitorInsert.run(db, { locationId, day, guestId })) > 0;
 }
 
 /** The counter of a location's visitors per local day (one of LOGIN_COUNTERS). */
