@@ -309,6 +309,45 @@ for (const dialect of DIALECTS) {
       assert.equal(await visitsToday(), visitsBefore + 2);
     });
 
+    it("recalls open sessions in their keys' order and counts a guest's visit at the key's location once (the repository)", async () => {
+      const clients = [randomMac(), randomMac()];
+      const guests = [await makeGuest(t, locationId, clients[0]), await makeGuest(t, locationId, clients[1])];
+      const today = localDay(new Date(), "America/Chicago");
+      await t.db.deleteFrom("daily_visitors").where("guest_id", "in", guests).execute();
+      const stored = new Date(Date.now() - 600_000).toISOString().slice(0, 19).replace("T", " ");
+      const tag = `rc-${guests[0]}`;
+      await t.db
+        .insertInto("radius_sessions")
+        .values(
+          [guests[0], guests[1], guests[0]].map((guestId, i) => ({
+            device_id: ap.id, guest_id: guestId, location_id: locationId, acct_session_id: `${tag}-${i}`, username: "u", client_mac: clients[i % 2],
+            started_at: stored, updated_at: stored, stopped_at: i === 2 ? stored : null, session_time: 60, input_octets: 10, output_octets: 1, framed_ip: null, nas_ip: "127.0.0.1",
+          })),
+        )
+        .execute();
+      const here = { locationId, day: today };
+      const keys = [
+        { deviceId: ap.id, acctSessionId: `${tag}-1`, at: here },
+        { deviceId: ap.id, acctSessionId: `${tag}-none`, at: here },
+        { deviceId: ap.id, acctSessionId: `${tag}-2`, at: here },
+        // Heard at another location than the session's: read, but no visit there.
+        { deviceId: ap.id, acctSessionId: `${tag}-0`, at: { locationId: locationId + 100_000, day: today } },
+      ];
+      const visitors = async (guestId: number) =>
+        (await t.db.selectFrom("daily_visitors").select("day").where("guest_id", "=", guestId).where("location_id", "=", locationId).where("day", "=", today).execute()).length;
+      for (let round = 0; round < 2; round++) {
+        const recalled = await t.deps.radius.recallOpenSessions(t.db, keys, () => false);
+        assert.deepEqual(
+          Array.from(recalled.found, (s) => s?.guest_id),
+          [guests[1], undefined, undefined, guests[0]],
+          "open ones in order; none for an unknown or a stopped session",
+        );
+        assert.deepEqual(recalled.visits, [{ locationId, day: today, guestId: guests[1] }]);
+        assert.equal(await visitors(guests[1]), 1, `round ${round}: counted once`);
+        assert.equal(await visitors(guests[0]), 0, "not at the location it was heard at");
+      }
+    });
+
     it("rejects the next login once accounting has used up the daily cap", async () => {
       const client = randomMac();
       const guestId = await makeGuest(t, locationId, client);
