@@ -33,10 +33,7 @@ export async function recordGrant(ctx: Ctx, g: { locationId: number; clientIp: s
 
 export async function captiveStatus(ctx: Ctx, location: LocationRow, clientIp: string, isLocal: (ip: string) => boolean, now = new Date()): Promise<CaptiveStatus> {
   if (!isLocal(clientIp)) return { captive: true };
-  const [session, grant] = await Promise.all([
-    ctx.repos.sessions.findOpenByAddress(ctx.db, location.id, clientIp),
-    ctx.repos.sessions.findGrantByAddress(ctx.db, location.id, clientIp, toDbDatetime(now)),
-  ]);
+  const { session, grant } = await ctx.repos.sessions.findByAddress(ctx.db, location.id, clientIp, toDbDatetime(now));
   if (session) {
     const options = await loadOptions(ctx, location.id);
     const used =

@@ -1,5 +1,9 @@
 /** Live sessions: RADIUS sessions still open that their gateway reported on recently. */
+import { sql } from "kysely";
 import type { DB } from "../../db/database.js";
+import { dialectOf } from "../../db/dialect.js";
+import { NAMED_STATEMENT } from "../../db/postgres-pool.js";
+import { PreparedQuery } from "../../db/prepared-query.js";
 
 export interface LiveSessionRow {
   id: number;
@@ -27,7 +31,41 @@ export interface OwnedSessionRow {
   stopped_at: string | null;
 }
 
+/** The latest open RADIUS session at the location from this address (Framed-IP-Address). */
+function openByAddressQuery(db: DB, p: Record<"locationId" | "ip", never>) {
+  return db
+    .selectFrom("radius_sessions")
+    .select(["guest_id", "started_at", "updated_at", "session_time"])
+    .where("location_id", "=", p.locationId)
+    .where("framed_ip", "=", p.ip)
+    .where("stopped_at", "is", null)
+    .orderBy("id", "desc")
+    .limit(1);
+}
+
+/** The grant of this address at the location that ends last, if it has not ended by `now`. */
+function grantByAddressQuery(db: DB, p: Record<"locationId" | "ip" | "now", never>) {
+  return db
+    .selectFrom("portal_grants")
+    .select("expires_at")
+    .where("location_id", "=", p.locationId)
+    .where("client_ip", "=", p.ip)
+    .where("expires_at", ">", p.now)
+    .orderBy("expires_at", "desc")
+    .limit(1);
+}
+
 export function createSessionRepository() {
+  const openByAddress = new PreparedQuery(["locationId", "ip"], openByAddressQuery);
+  const grantByAddress = new PreparedQuery(["locationId", "ip", "now"], grantByAddressQuery);
+  // PostgreSQL: both in one statement, a row always (nulls where there is none).
+  const byAddress = new PreparedQuery(["locationId", "ip", "now"], (db, p) => ({
+    compile: () =>
+      sql`${sql.raw(NAMED_STATEMENT)}select s.guest_id, s.started_at, s.updated_at, s.session_time, g.expires_at as grant_expires_at
+        from (select 1) one
+        left join lateral (${openByAddressQuery(db, p)}) s on true
+        left join lateral (${grantByAddressQuery(db, p)}) g on true`.compile(db),
+  }));
   return {
     /** RADIUS sessions among `ids` reported by a device of the account. */
     async findOwned(db: DB, accountId: number, ids: number[]): Promise<OwnedSessionRow[]> {
@@ -86,17 +124,22 @@ export function createSessionRepository() {
         .execute()) as LiveSessionRow[];
     },
 
-    /** The latest open RADIUS session at the location from this address (Framed-IP-Address). */
-    async findOpenByAddress(db: DB, locationId: number, ip: string): Promise<OpenSessionRow | undefined> {
-      return (await db
-        .selectFrom("radius_sessions")
-        .select(["guest_id", "started_at", "updated_at", "session_time"])
-        .where("location_id", "=", locationId)
-        .where("framed_ip", "=", ip)
-        .where("stopped_at", "is", null)
-        .orderBy("id", "desc")
-        .limit(1)
-        .executeTakeFirst()) as OpenSessionRow | undefined;
+    /**
+     * What the RFC 8908 API knows of an address at a location: its latest open RADIUS session
+     * (Framed-IP-Address) and the grant of it that ends last, if that has not ended by `now`. Every
+     * poll of every device asks: one prepared statement on PostgreSQL (one round trip), two on
+     * SQLite (no round trip to save).
+     */
+    async findByAddress(db: DB, locationId: number, ip: string, now: string): Promise<{ session: OpenSessionRow | undefined; grant: { expires_at: string } | undefined }> {
+      const values = { locationId, ip, now };
+      if (dialectOf(db) === "postgres") {
+        type Row = { [K in keyof OpenSessionRow]: OpenSessionRow[K] | null } & { grant_expires_at: string | null };
+        const row = await byAddress.first<Row>(db, values);
+        const { grant_expires_at: grantEnds, ...s } = row ?? { grant_expires_at: null, started_at: null };
+        const session = s.started_at === null ? undefined : (s as OpenSessionRow);
+        return { session, grant: grantEnds === null ? undefined : { expires_at: grantEnds } };
+      }
+      return { session: await openByAddress.first<OpenSessionRow>(db, values), grant: await grantByAddress.first<{ expires_at: string }>(db, values) };
     },
 
     /** Octets the guest used at the location on its local day (counted by RADIUS accounting). */
@@ -114,19 +157,6 @@ export function createSessionRepository() {
     async insertGrant(db: DB, grant: { location_id: number; client_ip: string; client_mac: string; granted_at: string; expires_at: string }): Promise<void> {
       await db.deleteFrom("portal_grants").where("expires_at", "<", grant.granted_at).execute();
       await db.insertInto("portal_grants").values(grant).execute();
-    },
-
-    /** The grant of this address at the location that ends last, if it has not ended by `now`. */
-    async findGrantByAddress(db: DB, locationId: number, ip: string, now: string): Promise<{ expires_at: string } | undefined> {
-      return db
-        .selectFrom("portal_grants")
-        .select("expires_at")
-        .where("location_id", "=", locationId)
-        .where("client_ip", "=", ip)
-        .where("expires_at", ">", now)
-        .orderBy("expires_at", "desc")
-        .limit(1)
-        .executeTakeFirst();
     },
   };
 }
