@@ -58,6 +58,12 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
   let radius: RadiusListener | undefined;
   let radiusDb: DB | undefined;
   let jobsDb: DB | undefined;
+  /** Connections of their own for a part of the service (PostgreSQL), or the service's when `size` is 0. */
+  const ownConnections = (size: number) => (size > 0 ? createSiblingDatabase(db, size) : db);
+  /** Closes what ownConnections opened, never the service's database itself. */
+  const closeOwn = async (own: DB | undefined) => {
+    if (own !== undefined && own !== db) await own.destroy();
+  };
   let webhooks: WebhookWorker | undefined;
   let retention: RetentionJob | undefined;
   let messages: OutboxLoop | undefined;
@@ -77,13 +83,13 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     }
     if (opts.radius ?? config.radius.enabled) {
       // RADIUS on connections of its own (PostgreSQL): its bursts queue there, not in front of HTTP's requests.
-      radiusDb = config.radius.databasePoolSize > 0 ? createSiblingDatabase(db, config.radius.databasePoolSize) : db;
+      radiusDb = ownConnections(config.radius.databasePoolSize);
       radius = await startRadius({ db: radiusDb, config, log: app.log, ctx: { ...deps, db: radiusDb }, metrics: deps.metrics, peers: deps.radsecPeers });
     }
     if (opts.jobs !== false && (config.webhooks.worker || config.retentionIntervalMs > 0 || config.messages.worker)) {
       // The background jobs on connections of their own (PostgreSQL): a login burst's requests and
       // the webhook worker's claims and commits do not queue behind each other.
-      jobsDb = config.databaseJobsPoolSize > 0 ? createSiblingDatabase(db, config.databaseJobsPoolSize) : db;
+      jobsDb = ownConnections(config.databaseJobsPoolSize);
       const jobDeps = jobsDb === db ? deps : { ...deps, db: jobsDb };
       if (config.webhooks.worker) webhooks = startWebhookWorker(jobsDb, config.webhooks, app.log, deps.repos.webhooks);
       if (config.retentionIntervalMs > 0) retention = startRetentionJob(jobDeps, config.retentionIntervalMs, app.log);
@@ -97,9 +103,9 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     await messages?.stop();
     await webhooks?.stop();
     await retention?.stop();
-    if (jobsDb !== undefined && jobsDb !== db) await jobsDb.destroy();
+    await closeOwn(jobsDb);
     await radius?.stop();
-    if (radiusDb !== undefined && radiusDb !== db) await radiusDb.destroy();
+    await closeOwn(radiusDb);
     await app.close();
     await db.destroy();
     throw err;
@@ -114,12 +120,12 @@ export async function startService(config: Readonly<Config>, opts: StartOptions 
     stop() {
       stopping ??= (async () => {
         await radius?.stop();
-        if (radiusDb !== undefined && radiusDb !== db) await radiusDb.destroy();
+        await closeOwn(radiusDb);
         await schedule?.stop();
         await messages?.stop();
         await webhooks?.stop();
         await retention?.stop();
-        if (jobsDb !== undefined && jobsDb !== db) await jobsDb.destroy();
+        await closeOwn(jobsDb);
         await app.close();
         await db.destroy();
       })();
