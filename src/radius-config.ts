@@ -21,6 +21,8 @@ export interface RadiusConfig {
     requireMessageAuthenticator: boolean;
     returningGuestDays: number;
     interimInterval: number;
+    /** RADIUS_SESSION_MEMO_ENTRIES: open sessions each server remembers (src/radius/session-memo.ts); 0: none. */
+    sessionMemoEntries: number;
     credentialTtlSeconds: number;
     /** An open session with no accounting for this long is closed (the gateway will not report it any more). */
     staleSessionHours: number;
@@ -50,6 +52,7 @@ export function radiusConfig(read: ConfigReaders, publicUrl: string): RadiusConf
     requireMessageAuthenticator: read.bool("RADIUS_REQUIRE_MESSAGE_AUTHENTICATOR", true),
     returningGuestDays: read.int("RADIUS_RETURNING_GUEST_DAYS", 30, 0, 3650),
     interimInterval: read.int("RADIUS_INTERIM_INTERVAL", 300, 60, 86400),
+    sessionMemoEntries: read.int("RADIUS_SESSION_MEMO_ENTRIES", 250_000, 0, 10_000_000),
     credentialTtlSeconds: read.int("RADIUS_CREDENTIAL_TTL", 300, 10, MAX_CREDENTIAL_TTL_SECONDS),
     staleSessionHours: read.int("RADIUS_STALE_SESSION_HOURS", 24, 1, 8760),
     sessionRetentionDays: read.int("RADIUS_SESSION_RETENTION_DAYS", 90, 1, 3650),

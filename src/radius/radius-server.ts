@@ -22,7 +22,7 @@ import { ListenError } from "../config.js";
 import { NasLookup } from "./nas-lookup.js";
 import { PacketTime } from "./packet-time.js";
 import { createRepositories } from "../modules/context.js";
-import { closeStaleSessions, runDatabaseHousekeeping } from "./housekeeping.js";
+import { closeStaleSessions, runDatabaseHousekeeping, staleAfterMs } from "./housekeeping.js";
 import { type RadiusCtx, createRadiusRepository } from "./radius.repository.js";
 import { AcceptTemplates } from "./reply-attributes.js";
 import { VisitMemo } from "./visit-memo.js";
@@ -120,7 +120,7 @@ export async function startRadius({ db, config, log, ctx: given, metrics = creat
   // Everything this server remembers belongs to it: a second server in the process shares nothing.
   // Returning guests' visits, counted a burst at a time (countVisits is the guests module's write).
   const writeVisit = createBatchedWriter(db, (jobs: VisitJob[]) => countVisits(db, jobs), (v) => String(v.guestId));
-  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), sessions: new SessionMemo(), templates: new AcceptTemplates(config.radius.interimInterval), writeVisit };
+  const access = { ctx, config, visits: new VisitMemo(), times: new PacketTime(), sessions: new SessionMemo(config.radius.sessionMemoEntries, staleAfterMs(config)), templates: new AcceptTemplates(config.radius.interimInterval), writeVisit };
   const events = new RadiusEvents(metrics, log);
   const writeBatch = async (jobs: AccountingJob[]) => {
     try {

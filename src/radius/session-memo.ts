@@ -38,26 +38,59 @@ export function knownSession(row: {
   };
 }
 
-/** Sessions of a large site's busiest hour, then the least recently used go (they are read again). */
-const MAX_ENTRIES = 100_000;
+/** One remembered session and when it was last written (ms, the memo's clock). */
+interface Entry {
+  session: KnownSession;
+  at: number;
+}
 
+/** Stale entries dropped per write at most: the sweep stays a constant cost per packet. */
+const SWEEP_PER_SET = 2;
+
+/**
+ * Bounded by `maxEntries` (RADIUS_SESSION_MEMO_ENTRIES). Entries are kept in the order they were
+ * last written, so the oldest is always first:
+ * - an entry not written for `staleMs` (the time after which housekeeping closes a session that
+ *   stopped reporting) is dropped at the next writes, so sessions that ended without a Stop do not
+ *   pile up on a quiet server;
+ * - when the memo is full of sessions that still report, a new session is not taken in (it is read
+ *   from the database at its next packet, as without a memo). Dropping the oldest instead, as a
+ *   least-recently-used cache does, keeps nothing once more sessions are open than the bound:
+ *   sessions report in turn, each at its interval, so every entry would be dropped just before its
+ *   session's next packet. Refusing keeps `maxEntries` of them known and the rest read.
+ */
 export class SessionMemo {
-  /** Kept in the order of last use: the oldest go first when the bound is reached. */
-  private readonly sessions = new Map<string, KnownSession>();
+  private readonly sessions = new Map<string, Entry>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly staleMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   static key(deviceId: number, acctSessionId: string): string {
     return `${deviceId}|${acctSessionId}`;
   }
 
+  get size(): number {
+    return this.sessions.size;
+  }
+
   get(key: string): KnownSession | undefined {
-    return this.sessions.get(key);
+    return this.sessions.get(key)?.session;
   }
 
   /** Call once the write that left the session so is committed; undefined: forget it (closed). */
   set(key: string, session: KnownSession | undefined): void {
     this.sessions.delete(key);
     if (!session) return;
-    if (this.sessions.size >= MAX_ENTRIES) this.sessions.delete(this.sessions.keys().next().value as string);
-    this.sessions.set(key, session);
+    const now = this.now();
+    for (let n = 0; n < SWEEP_PER_SET; n++) {
+      const oldest = this.sessions.entries().next().value as [string, Entry] | undefined;
+      if (!oldest || now - oldest[1].at < this.staleMs) break;
+      this.sessions.delete(oldest[0]);
+    }
+    if (this.sessions.size >= this.maxEntries) return;
+    this.sessions.set(key, { session, at: now });
   }
 }
