@@ -17,12 +17,14 @@
  * load and, on PostgreSQL, what its connections waited on. Targets: RADIUS p99 under 20 ms, HTTP
  * under 50 ms, everything answered.
  *
- * Environment: BENCH_CAPACITY_SECONDS (60), BENCH_CAPACITY_GUESTS (200000), BENCH_CAPACITY_MODES
+ * Environment: BENCH_CAPACITY_SECONDS (60), BENCH_CAPACITY_GUESTS (200000), BENCH_CAPACITY_INTERVAL (300), BENCH_CAPACITY_MODES
  * (stadium,spread,flood), BENCH_CAPACITY_DIALECTS (sqlite,postgres), BENCH_CAPACITY_APS (100),
  * BENCH_CAPACITY_LOCATIONS (spread: 100), rates BENCH_CAPACITY_MAC_RATE, _LOGIN_RATE, _POLL_RATE,
  * _OVERVIEW_RATE, _API_RATE, _FLOOD_RATE, BENCH_CAPACITY_SCALE (every rate times this: 0.1 on a busy
  * machine; CPU per operation carries over), BENCH_CAPACITY_FIRST_VISITS (1: no visit of today
- * counted before the run), BENCH_POSTGRES_URL, BENCH_CPU_PROF_DIR.
+ * counted before the run), BENCH_CAPACITY_WARM (1: every guest's session reports once, as fast as it
+ * is answered, before the measured run: the service has been up for an interval, as it is for most
+ * of a day, instead of just restarted), BENCH_POSTGRES_URL, BENCH_CPU_PROF_DIR.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
@@ -39,7 +41,8 @@ import { startTarget } from "./support/target.js";
 const env = (name: string, fallback: number) => Number(process.env[`BENCH_CAPACITY_${name}`] ?? fallback);
 const SECONDS = env("SECONDS", 60);
 const GUESTS = env("GUESTS", 200_000);
-const INTERVAL = 300;
+/** Each guest's interim interval in s (BENCH_CAPACITY_INTERVAL): shorter than the run, every session is seen again. */
+const INTERVAL = env("INTERVAL", 300);
 const APS = env("APS", 100);
 const SPREAD_LOCATIONS = env("LOCATIONS", 100);
 /** Every rate times this (a busy machine: measure a fraction of the venue day, CPU per operation carries over). */
@@ -61,6 +64,13 @@ const LOGIN_SECONDS = Math.min(10, SECONDS / 3);
  * before 2026-11-28's fifth session, and the flood's database growth in docs/operations.md).
  */
 const VISITS_COUNTED = process.env.BENCH_CAPACITY_FIRST_VISITS !== "1";
+/**
+ * BENCH_CAPACITY_WARM=1: each guest's session reports once before the measured run (closed loop,
+ * printed as the first interval after a restart), so that the run sees the service as it is
+ * after an interval: the sessions it accounted are known to its memo. Without it, the run is that
+ * first interval, when every session is new to the service.
+ */
+const WARM = process.env.BENCH_CAPACITY_WARM === "1";
 const MODES = (process.env.BENCH_CAPACITY_MODES ?? "stadium,spread,flood").split(",") as ("stadium" | "spread" | "flood")[];
 const DIALECTS = (process.env.BENCH_CAPACITY_DIALECTS ?? "sqlite,postgres").split(",");
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -148,6 +158,13 @@ class PgWatch {
     }
   }
 
+  /** Counts from now on (after a warm-up): CPU and waits before are forgotten. */
+  rebase(): void {
+    for (const v of this.cpu.values()) v.first = v.last;
+    this.waits.clear();
+    this.samples = 0;
+  }
+
   /** CPU µs the backends used between start and stop (a backend that came and went between samples is missed). */
   cpuUs(): number {
     let sum = 0;
@@ -205,6 +222,47 @@ function printPath(s: PathStats, targetMs: number | undefined): boolean {
   const windows = p99ByWindow(s, WINDOW_S);
   if (windows.length > 1) console.log(`  ${"".padEnd(30)} p99 by ${WINDOW_S} s from its first request: ${windows.map((w) => fmt(w, 0)).join(", ")} ms`);
   return held !== false;
+}
+
+/**
+ * Sends one Interim-Update of every guest's session, at most IN_FLIGHT unanswered at a time, and
+ * prints how fast they were answered and what they cost: the interval after a restart, when every
+ * session is new to the service. Stops when all are answered or nothing was answered for 5 s.
+ */
+async function warmSessions(port: number, pid: number, pgWatch: PgWatch | undefined, build: (id: number, n: number) => Buffer): Promise<void> {
+  const IN_FLIGHT = 256;
+  const path = new RadiusPath("warm-up", port, 5, 8);
+  const cpuBefore = cpuMicros(pid) ?? 0;
+  const pgBefore = pgWatch?.cpuUs() ?? 0;
+  const started = performance.now();
+  let n = 0;
+  let progressAt = started;
+  let answered = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      while (n < GUESTS && path.stats.sent - path.stats.answered < IN_FLIGHT) {
+        const at = n++;
+        path.send((id) => build(id, at));
+      }
+      const now = performance.now();
+      if (path.stats.answered > answered) {
+        answered = path.stats.answered;
+        progressAt = now;
+      }
+      if (answered >= GUESTS || now - progressAt > 5000) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 2);
+  });
+  path.close();
+  const seconds = (performance.now() - started) / 1000;
+  const each = Math.max(1, answered);
+  const pg = pgWatch ? `, PostgreSQL backends ${fmt((pgWatch.cpuUs() - pgBefore) / each)} us` : "";
+  console.log(
+    `  warm-up (the first interval after a restart, closed loop, ${IN_FLIGHT} in flight): ${answered.toLocaleString("en")} of ${GUESTS.toLocaleString("en")} sessions' ` +
+      `Interim-Updates answered in ${fmt(seconds, 0)} s, ${fmt(answered / seconds, 0)}/s, service ${fmt(((cpuMicros(pid) ?? 0) - cpuBefore) / each)} us CPU per packet${pg}`,
+  );
 }
 
 async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Promise<void> {
@@ -266,7 +324,7 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     if (!flood) {
       add(acct, TARGET_MS.radius, RATES.acct, 0, SECONDS, (n) => {
         const g = n % GUESTS;
-        const k = Math.floor(n / GUESTS) + 1;
+        const k = Math.floor(n / GUESTS) + (WARM ? 2 : 1);
         acct.send((id) => interimRequest(id, CAPACITY_SECRET, apOf(g), guestMac(g), `cap-${g}`, { time: k * INTERVAL, input: k * 150_000 + g, output: k * 900_000 + g }));
       });
       add(login, TARGET_MS.http, RATES.login, loginAt, LOGIN_SECONDS, (n) => {
@@ -284,6 +342,12 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     }
     const pgWatch = dialect === "postgres" ? new PgWatch(appName) : undefined;
     await pgWatch?.start();
+    if (WARM && !flood) {
+      await warmSessions(i.acctPort, target.pid, pgWatch, (id, g) =>
+        interimRequest(id, CAPACITY_SECRET, apOf(g), guestMac(g), `cap-${g}`, { time: INTERVAL, input: 150_000 + g, output: 900_000 + g }),
+      );
+      pgWatch?.rebase();
+    }
     const bytesBefore = await dbBytes(dialect, file, schema);
     // What the service spends doing nothing asked (its workers' polls, housekeeping): taken off per operation.
     const idleFrom = cpuMicros(target.pid) ?? 0;
