@@ -17,6 +17,9 @@ import { transaction } from "../db/transaction.js";
 
 export class CopyDatabaseError extends Error {}
 
+/** PostgreSQL row triggers that keep one table from another's writes (table, trigger): off while rows are copied. */
+const DERIVING_TRIGGERS: ReadonlyArray<readonly [string, string]> = [["daily_usage", "daily_usage_location_total"]];
+
 export interface CopiedTable {
   table: string;
   rows: number;
@@ -60,6 +63,9 @@ export async function copyDatabase(source: DB, target: DB, progress: (line: stri
       await sql`delete from campaigns where account_id is null`.execute(trx);
       // So do the templates' consent texts (the consent-texts migration keeps those of every campaign).
       await sql`delete from consent_texts`.execute(trx);
+      // Totals the target's triggers keep (daily_location_usage) come from the source as they are:
+      // the triggers would add the copied daily_usage rows to them a second time.
+      for (const [table, trigger] of DERIVING_TRIGGERS) await sql`alter table ${sql.table(table)} disable trigger ${sql.id(trigger)}`.execute(trx);
       const copied: CopiedTable[] = [];
       for (const table of order) {
         const cols = await copyableColumns(lite, table, columns.get(table) ?? []);
@@ -87,6 +93,7 @@ export async function copyDatabase(source: DB, target: DB, progress: (line: stri
         if (total > 0) progress(`copy-database: ${table} ${total} rows`);
         copied.push({ table, rows: total });
       }
+      for (const [table, trigger] of DERIVING_TRIGGERS) await sql`alter table ${sql.table(table)} enable trigger ${sql.id(trigger)}`.execute(trx);
       await moveSequences(trx);
       progress("copy-database: checking row counts and totals");
       const checkedSums = await compare(lite, trx, order, columns);

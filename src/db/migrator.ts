@@ -21,6 +21,7 @@ import * as consentTexts from "./migrations/2026-11-27T1300-consent-texts.js";
 import * as eapInstances from "./migrations/2026-11-27T1600-eap-instances.js";
 import * as passpoint from "./migrations/2026-11-27T1700-passpoint.js";
 import * as webhookOrder from "./migrations/2026-11-28T1000-webhook-order.js";
+import * as locationUsage from "./migrations/2026-11-28T1700-location-usage.js";
 
 /**
  * Static list in order, rather than a folder scan, so it works the same from source and from a bundle.
@@ -39,6 +40,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ["2026-11-27T1600-eap-instances", eapInstances],
   ["2026-11-27T1700-passpoint", passpoint],
   ["2026-11-28T1000-webhook-order", webhookOrder],
+  ["2026-11-28T1700-location-usage", locationUsage],
 ];
 
 /**

@@ -4,7 +4,7 @@ import type { LocationsTable, LocationOptionsTable } from "./tables/locations.ta
 import type { CampaignsTable, ConsentTextsTable } from "./tables/campaigns.table.js";
 import type { DevicesTable, ControllersTable, LocationControllersTable, CertificateAuthoritiesTable, DeviceCertificatesTable } from "./tables/devices.table.js";
 import type { GuestsTable, LoginsTable, GuestLocationsTable, GuestMacsTable, ConsentEventsTable, SmsOptOutsTable } from "./tables/guests.table.js";
-import type { DailyLoginsTable, HourlyLoginsTable, DailyVisitorsTable, DailyVisitsTable, DailyUsageTable, DailyNewGuestsTable } from "./tables/analytics.table.js";
+import type { DailyLoginsTable, HourlyLoginsTable, DailyVisitorsTable, DailyVisitsTable, DailyUsageTable, DailyLocationUsageTable, DailyNewGuestsTable } from "./tables/analytics.table.js";
 import type { PortalCredentialsTable, RadiusSessionsTable, CoaRequestsTable, EapInstancesTable } from "./tables/radius.table.js";
 import type { PortalGrantsTable, OpenNdsGrantsTable, SmsCodesTable } from "./tables/portal.table.js";
 import type { VoucherBatchesTable, VoucherBatchLocationsTable, VouchersTable, VoucherDevicesTable } from "./tables/vouchers.table.js";
@@ -18,7 +18,7 @@ export type { LocationsTable, LocationOptionsTable } from "./tables/locations.ta
 export type { CampaignsTable, ConsentTextsTable } from "./tables/campaigns.table.js";
 export type { DevicesTable, ControllersTable, LocationControllersTable, CertificateAuthoritiesTable, DeviceCertificatesTable } from "./tables/devices.table.js";
 export type { GuestsTable, LoginsTable, GuestLocationsTable, GuestMacsTable, ConsentEventsTable, SmsOptOutsTable } from "./tables/guests.table.js";
-export type { DailyLoginsTable, HourlyLoginsTable, DailyVisitorsTable, DailyVisitsTable, DailyUsageTable, DailyNewGuestsTable } from "./tables/analytics.table.js";
+export type { DailyLoginsTable, HourlyLoginsTable, DailyVisitorsTable, DailyVisitsTable, DailyUsageTable, DailyLocationUsageTable, DailyNewGuestsTable } from "./tables/analytics.table.js";
 export type { PortalCredentialsTable, RadiusSessionsTable, CoaRequestsTable, EapInstancesTable } from "./tables/radius.table.js";
 export type { PortalGrantsTable, OpenNdsGrantsTable, SmsCodesTable } from "./tables/portal.table.js";
 export type { VoucherBatchesTable, VoucherBatchLocationsTable, VouchersTable, VoucherDevicesTable } from "./tables/vouchers.table.js";
@@ -44,6 +44,7 @@ export interface Database {
   daily_visitors: DailyVisitorsTable;
   daily_visits: DailyVisitsTable;
   daily_usage: DailyUsageTable;
+  daily_location_usage: DailyLocationUsageTable;
   portal_credentials: PortalCredentialsTable;
   radius_sessions: RadiusSessionsTable;
   sms_codes: SmsCodesTable;

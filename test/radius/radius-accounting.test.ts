@@ -358,5 +358,15 @@ for (const dialect of DIALECTS) {
       assert.equal(r.code, "Access-Reject", r.output);
       assert.match(r.attributes["Reply-Message"] ?? "", /used up/);
     });
+
+    // Last: every write above (inserts that credit, advances one by one and a batch at once, recalls)
+    // went through the statements each database uses; the location's daily totals follow them all.
+    it("keeps the location's daily octets equal to its guests' daily usage, through every accounting statement", async () => {
+      const day = localDay(new Date(), "America/Chicago");
+      const guests = await t.db.selectFrom("daily_usage").select((eb) => eb.fn.sum<string>("octets").as("n")).where("location_id", "=", locationId).where("day", "=", day).executeTakeFirstOrThrow();
+      const location = await t.deps.repos.analytics.usageByLocationDay(t.db, [locationId], day, day);
+      assert.ok(Number(guests.n) > 0, "the tests above used some");
+      assert.deepEqual(location.map((r) => [r.day, Number(r.count)]), [[day, Number(guests.n)]]);
+    });
   });
 }

@@ -40,6 +40,15 @@ export interface DailyUsageTable {
   octets: number;
 }
 
+/** Octets per location and local day, kept from daily_usage by a trigger (migration 2026-11-28T1700-location-usage). */
+export interface DailyLocationUsageTable {
+  location_id: number;
+  day: string;
+  /** Counter shard (see counterShard in dialect.ts); readers sum the shards. */
+  shard: Generated<number>;
+  octets: number;
+}
+
 export interface DailyNewGuestsTable {
   location_id: number;
   day: string;

@@ -1,5 +1,5 @@
 /**
- * Analytics read only the aggregates (daily_logins, daily_visits, daily_new_guests, daily_usage,
+ * Analytics read only the aggregates (daily_logins, daily_visits, daily_new_guests, daily_location_usage,
  * hourly_logins), never the raw logins.
  */
 import type { DB } from "../../db/database.js";
@@ -74,11 +74,14 @@ export function createAnalyticsRepository() {
         .execute();
     },
 
-    /** Octets guests used (in and out, from RADIUS accounting), per location and local day. */
+    /**
+     * Octets guests used (in and out, from RADIUS accounting), per location and local day: the
+     * location's totals the database keeps from daily_usage, one row per counter shard (summed here).
+     */
     async usageByLocationDay(db: DB, locationIds: number[], fromDay: string, toDay: string): Promise<LocationDayVisits[]> {
       if (locationIds.length === 0) return [];
       return db
-        .selectFrom("daily_usage")
+        .selectFrom("daily_location_usage")
         .select((eb) => ["location_id", "day", eb.fn.sum<number>("octets").as("count")])
         .where("location_id", "in", locationIds)
         .where("day", ">=", fromDay)
