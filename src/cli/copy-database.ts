@@ -17,8 +17,11 @@ import { transaction } from "../db/transaction.js";
 
 export class CopyDatabaseError extends Error {}
 
-/** PostgreSQL row triggers that keep one table from another's writes (table, trigger): off while rows are copied. */
-const DERIVING_TRIGGERS: ReadonlyArray<readonly [string, string]> = [["daily_usage", "daily_usage_location_total"]];
+/** PostgreSQL triggers that keep one table from another's writes (table, trigger): off while rows are copied. */
+const DERIVING_TRIGGERS: ReadonlyArray<readonly [string, string]> = [
+  ["daily_usage", "daily_usage_location_inserted"],
+  ["daily_usage", "daily_usage_location_updated"],
+];
 
 export interface CopiedTable {
   table: string;
