@@ -19,24 +19,18 @@ type Db = TestApp["db"];
 
 /** Per location and day: [the guests' rows summed, the location's totals summed over their shards]. */
 async function bothSums(db: Db, locationIds: number[]): Promise<{ guests: string[]; locations: string[] }> {
-  const guests = await db
-    .selectFrom("daily_usage")
-    .select((eb) => ["location_id", "day", eb.fn.sum<string>("octets").as("n")])
-    .where("location_id", "in", locationIds)
-    .groupBy(["location_id", "day"])
-    .orderBy("location_id")
-    .orderBy("day")
-    .execute();
-  const locations = await db
-    .selectFrom("daily_location_usage")
-    .select((eb) => ["location_id", "day", eb.fn.sum<string>("octets").as("n")])
-    .where("location_id", "in", locationIds)
-    .groupBy(["location_id", "day"])
-    .orderBy("location_id")
-    .orderBy("day")
-    .execute();
-  const text = (rows: { location_id: number; day: string; n: string }[]) => rows.map((r) => `${r.location_id} ${r.day} ${Number(r.n)}`);
-  return { guests: text(guests), locations: text(locations) };
+  const perDay = async (table: "daily_usage" | "daily_location_usage") =>
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => ["location_id", "day", eb.fn.sum<string>("octets").as("n")])
+        .where("location_id", "in", locationIds)
+        .groupBy(["location_id", "day"])
+        .orderBy("location_id")
+        .orderBy("day")
+        .execute()
+    ).map((r) => `${r.location_id} ${r.day} ${Number(r.n)}`);
+  return { guests: await perDay("daily_usage"), locations: await perDay("daily_location_usage") };
 }
 
 for (const dialect of DIALECTS) {
