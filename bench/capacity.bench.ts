@@ -393,6 +393,8 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     // run, and its change over the second half.
     const at = (f: number) => rss[Math.min(rss.length - 1, Math.round(f * (rss.length - 1)))];
     console.log(`  RSS at each quarter: ${[0.25, 0.5, 0.75, 1].map((f) => fmt(at(f), 0)).join(", ")} MB; second half ${at(1) - at(0.5) >= 0 ? "+" : ""}${fmt(at(1) - at(0.5), 0)} MB`);
+    const heap = heapByQuarter(opts.eluFile, t0Wall);
+    if (heap.length > 0) console.log(`  V8 heap in use at each quarter: ${heap.map((h) => fmt(h, 0)).join(", ")} MB (the rest of RSS: memory not yet given back, buffers, native)`);
     if (pgWatch) {
       const pgCpu = pgWatch.cpuUs();
       console.log(`  PostgreSQL backends: ${fmt((pgCpu / 1e6 / SECONDS) * 100, 0)}% of one core, ${fmt(pgCpu / Math.max(1, answered))} us CPU per answered operation`);
@@ -417,16 +419,31 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
 }
 
 /** The service's event loop utilisation (its samples, once a second) averaged per window of the run. */
-function eventLoopBusy(file: string, t0Wall: number): number[] {
+/** The target's samples of each second (from its eluFile): when, event-loop utilisation, V8 heap in use (MB). */
+function targetSamples(file: string): { at: number; u: number; heapMb: number }[] {
   let text = "";
   try {
     text = readFileSync(file, "utf8");
   } catch {
     return [];
   }
+  return text
+    .split("\n")
+    .map((line) => line.split(" ").map(Number))
+    .filter(([at, u]) => Number.isFinite(at) && Number.isFinite(u))
+    .map(([at, u, heapMb]) => ({ at, u, heapMb }));
+}
+
+/** The V8 heap in use at each quarter of the run (MB). */
+function heapByQuarter(file: string, t0Wall: number): number[] {
+  const inRun = targetSamples(file).filter((s) => s.at >= t0Wall && s.at <= t0Wall + SECONDS * 1000 + 1000 && Number.isFinite(s.heapMb));
+  if (inRun.length === 0) return [];
+  return [0.25, 0.5, 0.75, 1].map((f) => inRun[Math.min(inRun.length - 1, Math.round(f * (inRun.length - 1)))].heapMb);
+}
+
+function eventLoopBusy(file: string, t0Wall: number): number[] {
   const sums: { total: number; n: number }[] = [];
-  for (const line of text.split("\n")) {
-    const [at, u] = line.split(" ").map(Number);
+  for (const { at, u } of targetSamples(file)) {
     // A sample covers the second before it.
     const w = Math.floor((at - 1000 - t0Wall) / (WINDOW_S * 1000));
     if (!Number.isFinite(u) || w < 0 || w >= Math.ceil(SECONDS / WINDOW_S)) continue;

@@ -264,7 +264,9 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
   let elu = performance.eventLoopUtilization();
   const eluTimer = setInterval(() => {
     const now = performance.eventLoopUtilization();
-    appendFileSync(opts.eluFile, `${Date.now()} ${performance.eventLoopUtilization(now, elu).utilization.toFixed(4)}\n`);
+    // The second's event-loop utilisation, and the V8 heap in use (MB): RSS alone does not tell live objects from memory not yet given back.
+    const heapMb = process.memoryUsage().heapUsed / 1048576;
+    appendFileSync(opts.eluFile, `${Date.now()} ${performance.eventLoopUtilization(now, elu).utilization.toFixed(4)} ${heapMb.toFixed(1)}\n`);
     elu = now;
   }, 1000);
   process.once("SIGTERM", () => {
