@@ -22,9 +22,10 @@
  * BENCH_CAPACITY_LOCATIONS (spread: 100), rates BENCH_CAPACITY_MAC_RATE, _LOGIN_RATE, _POLL_RATE,
  * _OVERVIEW_RATE, _API_RATE, _FLOOD_RATE, BENCH_CAPACITY_SCALE (every rate times this: 0.1 on a busy
  * machine; CPU per operation carries over), BENCH_CAPACITY_FIRST_VISITS (1: no visit of today
- * counted before the run), BENCH_CAPACITY_WARM (1: every guest's session reports once, as fast as it
- * is answered, before the measured run: the service has been up for an interval, as it is for most
- * of a day, instead of just restarted), BENCH_POSTGRES_URL, BENCH_CPU_PROF_DIR.
+ * counted before the run), BENCH_CAPACITY_WARM (1, the default: every guest's session reports once,
+ * as fast as it is answered, before the measured run, so the service has been up for an interval as
+ * it is for most of a day; 0: the run is the first interval after a restart), BENCH_POSTGRES_URL,
+ * BENCH_CPU_PROF_DIR.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
@@ -65,12 +66,13 @@ const LOGIN_SECONDS = Math.min(10, SECONDS / 3);
  */
 const VISITS_COUNTED = process.env.BENCH_CAPACITY_FIRST_VISITS !== "1";
 /**
- * BENCH_CAPACITY_WARM=1: each guest's session reports once before the measured run (closed loop,
- * printed as the first interval after a restart), so that the run sees the service as it is
- * after an interval: the sessions it accounted are known to its memo. Without it, the run is that
- * first interval, when every session is new to the service.
+ * BENCH_CAPACITY_WARM=1 (the default): each guest's session reports once before the measured run
+ * (closed loop, printed as the first interval after a restart), so that the run sees the service as
+ * it is after an interval: the day's usage written, the sessions known to its memo. 0: the run is
+ * that first interval, when every session is new to the service (the runs before 2026-11-28's
+ * seventh session).
  */
-const WARM = process.env.BENCH_CAPACITY_WARM === "1";
+const WARM = process.env.BENCH_CAPACITY_WARM !== "0";
 const MODES = (process.env.BENCH_CAPACITY_MODES ?? "stadium,spread,flood").split(",") as ("stadium" | "spread" | "flood")[];
 const DIALECTS = (process.env.BENCH_CAPACITY_DIALECTS ?? "sqlite,postgres").split(",");
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
