@@ -84,32 +84,23 @@ function sqliteLogins(db: DB): SubmitWrite<LoginJob, LoginIds> {
 const loose = (db: DB) => db as unknown as Kysely<any>;
 
 async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInput): Promise<LoginIds> {
-  const guest = await trx
-    .insertInto("guests")
-    .values({ ...plan.guestKey, ...plan.guestSet, created_at: plan.now })
-    .onConflict((oc) => oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet(plan.guestSet))
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const login = await trx
-    .insertInto("logins")
-    .values({ ...plan.login, guest_id: guest.id })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const firstHere = await trx
-    .insertInto("guest_locations")
-    .values({ ...plan.firstHere, guest_id: guest.id })
-    .onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing())
-    .executeTakeFirst();
-  if (plan.mac) {
-    await trx
-      .insertInto("guest_macs")
-      .values({ account_id: plan.guestKey.account_id, client_mac: plan.mac, guest_id: guest.id, last_login_at: plan.now })
-      .onConflict((oc) => oc.columns(["account_id", "client_mac"]).doUpdateSet({ guest_id: guest.id, last_login_at: plan.now }))
-      .execute();
-  }
+  const guestValues = { ...plan.guestKey, ...plan.guestSet, created_at: plan.now };
+  const guestUpsert = guestUpsertFor(Object.keys(plan.guestSet));
+  const guest = guestUpsert
+    ? await guestUpsert.writeReturning<{ id: number }>(trx, guestValues as never)
+    : await trx
+        .insertInto("guests")
+        .values(guestValues)
+        .onConflict((oc) => oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet(plan.guestSet))
+        .returning("id")
+        .executeTakeFirst();
+  if (!guest) throw new Error("the guest's upsert returned no row");
+  const login = await loginInsert.insert(trx, { ...plan.login, guest_id: guest.id });
+  const firstHere = await guestLocationInsert.run(trx, { ...plan.firstHere, guest_id: guest.id });
+  if (plan.mac) await guestMacUpsert.run(trx, { account_id: plan.guestKey.account_id, client_mac: plan.mac, guest_id: guest.id, last_login_at: plan.now });
   const gates = {
     always: true,
-    "first-here": Number(firstHere.numInsertedOrUpdatedRows ?? 0) > 0,
+    "first-here": firstHere > 0,
     "first-visit-today": await firstVisitToday(trx, plan.firstHere.location_id, plan.login.local_day, guest.id),
   };
   for (const c of LOGIN_COUNTERS) if (gates[c.when]) await addOne(trx, c, plan.counterKeys);
@@ -119,6 +110,29 @@ async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInpu
   await input.companion?.write(trx, guest.id);
   await enqueueEvent(trx, input.accountId, "guest.login", { guest_id: guest.id, login_id: login.id, ...plan.event }, input.locationId, plan.at);
   return { guestId: guest.id, loginId: login.id };
+}
+
+/**
+ * The guest's upsert, prepared once per set of columns a login sets (its profile fields and marketing
+ * choice: a handful of shapes in practice). Past GUEST_SHAPES shapes Kysely builds it each time.
+ */
+const GUEST_SHAPES = 64;
+const guestUpserts = new Map<string, PreparedQuery<string>>();
+function guestUpsertFor(setKeys: string[]): PreparedQuery<string> | undefined {
+  const shape = setKeys.join(",");
+  let q = guestUpserts.get(shape);
+  if (!q && guestUpserts.size < GUEST_SHAPES) {
+    const keys = ["account_id", "social_network", "network_user_id", "created_at", ...setKeys];
+    q = new PreparedQuery<string>(keys, (db, p) =>
+      loose(db)
+        .insertInto("guests")
+        .values(Object.fromEntries(keys.map((k) => [k, p[k]])))
+        .onConflict((oc) => oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet(Object.fromEntries(setKeys.map((k) => [k, p[k]]))))
+        .returning("id"),
+    );
+    guestUpserts.set(shape, q);
+  }
+  return q;
 }
 
 /**
@@ -289,6 +303,22 @@ const LOGIN_COLUMNS = Object.keys(LOGIN_TYPES) as (keyof LoginRowValues)[];
 const COUNTER_KEYS = Object.keys(COUNTER_TYPES) as CounterKey[];
 const GUEST_KEY = ["account_id", "social_network", "network_user_id"] as const;
 const FIRST_HERE = ["location_id", "campaign_id", "first_login_at"] as const;
+
+/**
+ * The SQLite login's own inserts, built once per database (prepared-query.ts) instead of by Kysely
+ * at every login: the login row without RETURNING (SQLite copies a returned row to a temporary table
+ * first; its id is the insert's rowid), the guest's first login at the location, its MAC.
+ */
+const loginInsert = new PreparedQuery([...LOGIN_COLUMNS, "guest_id"], (db, p) => db.insertInto("logins").values(p));
+const guestLocationInsert = new PreparedQuery(["guest_id", "location_id", "campaign_id", "first_login_at"], (db, p) =>
+  db.insertInto("guest_locations").values(p).onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing()),
+);
+const guestMacUpsert = new PreparedQuery(["account_id", "client_mac", "guest_id", "last_login_at"], (db, p) =>
+  db
+    .insertInto("guest_macs")
+    .values(p)
+    .onConflict((oc) => oc.columns(["account_id", "client_mac"]).doUpdateSet({ guest_id: p.guest_id, last_login_at: p.last_login_at })),
+);
 
 async function writeInOneStatement(db: DB, plan: LoginPlan, input: LoginInput, webhooks: boolean): Promise<LoginIds> {
   const setCols = Object.keys(plan.guestSet);
