@@ -420,7 +420,6 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
   }
 }
 
-/** The service's event loop utilisation (its samples, once a second) averaged per window of the run. */
 /** The target's samples of each second (from its eluFile): when, event-loop utilisation, V8 heap in use (MB). */
 function targetSamples(file: string): { at: number; u: number; heapMb: number }[] {
   let text = "";
@@ -443,6 +442,7 @@ function heapByQuarter(file: string, t0Wall: number): number[] {
   return [0.25, 0.5, 0.75, 1].map((f) => inRun[Math.min(inRun.length - 1, Math.round(f * (inRun.length - 1)))].heapMb);
 }
 
+/** The service's event loop utilisation (its samples, once a second) averaged per window of the run. */
 function eventLoopBusy(file: string, t0Wall: number): number[] {
   const sums: { total: number; n: number }[] = [];
   for (const { at, u } of targetSamples(file)) {

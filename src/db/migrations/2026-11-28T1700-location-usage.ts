@@ -9,7 +9,8 @@
  * accounting's statements, the demo generator, a test's direct insert) keeps it without knowing it.
  * Like the other hot counters it has a `shard` in its key: on PostgreSQL each connection adds to its
  * own row (pg_backend_pid() % 16, as counterShard), so concurrent accounting batches of one stadium
- * never wait for each other's row lock; readers sum the shards. SQLite writes shard 0.
+ * wait for each other's row lock only when their connections' process ids share a remainder;
+ * readers sum the shards. SQLite writes shard 0.
  *
  * A row of `daily_usage` never changes its location or day (erasure moves it to another guest:
  * nothing to add). Deleting rows of `daily_usage` leaves the totals as they are, as deleting a
