@@ -15,7 +15,7 @@ import { inTransaction } from "../../db/transaction.js";
 import { enqueueAutomations, mayHaveAutomations } from "../outbox/outbox-triggers.js";
 import { EVENT_CTE_KEYS, enqueueEvent, enqueueEventCte, eventCteValues, mayHaveWebhooks } from "../webhooks/webhook-events.js";
 import { localDay } from "./local-day.js";
-import { type CounterKey, LOGIN_COUNTERS, type LoginInput, type LoginPlan, type LoginRowValues, planLogin } from "./login-input.js";
+import { COUNTER_KEYS, COUNTER_TYPES, type CounterKey, FIRST_HERE, GUEST_KEY, LOGIN_COLUMNS, LOGIN_COUNTERS, LOGIN_TYPES, type LoginInput, type LoginPlan, type PgType, planLogin } from "./login-input.js";
 
 export type { GuestProfileInput, LoginCompanion, LoginConsent, LoginInput } from "./login-input.js";
 
@@ -85,15 +85,7 @@ const loose = (db: DB) => db as unknown as Kysely<any>;
 
 async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInput): Promise<LoginIds> {
   const guestValues = { ...plan.guestKey, ...plan.guestSet, created_at: plan.now };
-  const guestUpsert = guestUpsertFor(Object.keys(plan.guestSet));
-  const guest = guestUpsert
-    ? await guestUpsert.writeReturning<{ id: number }>(trx, guestValues as never)
-    : await trx
-        .insertInto("guests")
-        .values(guestValues)
-        .onConflict((oc) => oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet(plan.guestSet))
-        .returning("id")
-        .executeTakeFirst();
+  const guest = await guestUpsertFor(Object.keys(plan.guestSet)).writeReturning<{ id: number }>(trx, guestValues);
   if (!guest) throw new Error("the guest's upsert returned no row");
   const login = await loginInsert.insert(trx, { ...plan.login, guest_id: guest.id });
   const firstHere = await guestLocationInsert.run(trx, { ...plan.firstHere, guest_id: guest.id });
@@ -113,26 +105,49 @@ async function writeInSteps(root: DB, trx: DB, plan: LoginPlan, input: LoginInpu
 }
 
 /**
- * The guest's upsert, prepared once per set of columns a login sets (its profile fields and marketing
- * choice: a handful of shapes in practice). Past GUEST_SHAPES shapes Kysely builds it each time.
+ * Prepared statements by shape (the columns a login sets, and on PostgreSQL its companion and
+ * webhooks): the shapes real logins take are few (the profile fields a login method gives).
  */
-const GUEST_SHAPES = 64;
+const MAX_LOGIN_SHAPES = 256;
+function byShape(cache: Map<string, PreparedQuery<string>>, shape: string, make: () => PreparedQuery<string>): PreparedQuery<string> {
+  let statement = cache.get(shape);
+  if (!statement) {
+    statement = make();
+    if (cache.size >= MAX_LOGIN_SHAPES) cache.clear();
+    cache.set(shape, statement);
+  }
+  return statement;
+}
+
+/**
+ * The SQLite login's own inserts, built once per database (prepared-query.ts) instead of by Kysely
+ * at every login: the login row without RETURNING (SQLite copies a returned row to a temporary table
+ * first; its id is the insert's rowid), the guest's first login at the location, its MAC.
+ */
+const loginInsert = new PreparedQuery([...LOGIN_COLUMNS, "guest_id"], (db, p) => db.insertInto("logins").values(p));
+const guestLocationInsert = new PreparedQuery(["guest_id", ...FIRST_HERE], (db, p) =>
+  db.insertInto("guest_locations").values(p).onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing()),
+);
+const guestMacUpsert = new PreparedQuery(["account_id", "client_mac", "guest_id", "last_login_at"], (db, p) =>
+  db
+    .insertInto("guest_macs")
+    .values(p)
+    .onConflict((oc) => oc.columns(["account_id", "client_mac"]).doUpdateSet({ guest_id: p.guest_id, last_login_at: p.last_login_at })),
+);
+
+/** SQLite: the guest's upsert, prepared once per set of columns a login sets. */
 const guestUpserts = new Map<string, PreparedQuery<string>>();
-function guestUpsertFor(setKeys: string[]): PreparedQuery<string> | undefined {
-  const shape = setKeys.join(",");
-  let q = guestUpserts.get(shape);
-  if (!q && guestUpserts.size < GUEST_SHAPES) {
-    const keys = ["account_id", "social_network", "network_user_id", "created_at", ...setKeys];
-    q = new PreparedQuery<string>(keys, (db, p) =>
+function guestUpsertFor(setKeys: string[]): PreparedQuery<string> {
+  return byShape(guestUpserts, setKeys.join(","), () => {
+    const keys = [...GUEST_KEY, "created_at", ...setKeys];
+    return new PreparedQuery<string>(keys, (db, p) =>
       loose(db)
         .insertInto("guests")
         .values(Object.fromEntries(keys.map((k) => [k, p[k]])))
-        .onConflict((oc) => oc.columns(["account_id", "social_network", "network_user_id"]).doUpdateSet(Object.fromEntries(setKeys.map((k) => [k, p[k]]))))
+        .onConflict((oc) => oc.columns([...GUEST_KEY]).doUpdateSet(Object.fromEntries(setKeys.map((k) => [k, p[k]]))))
         .returning("id"),
     );
-    guestUpserts.set(shape, q);
-  }
-  return q;
+  });
 }
 
 /**
@@ -276,50 +291,6 @@ export async function recordUsage(
 // sets, the companion, webhooks): it is built and compiled once per shape and each login binds its
 // values; building it with Kysely on every login cost more JavaScript than the rest of the login.
 
-type PgType = "integer" | "varchar";
-const LOGIN_TYPES: Record<keyof LoginRowValues, PgType> = {
-  account_id: "integer",
-  location_id: "integer",
-  campaign_id: "integer",
-  device_id: "integer",
-  login_type: "varchar",
-  client_mac: "varchar",
-  user_agent: "varchar",
-  browser_name: "varchar",
-  os_name: "varchar",
-  os_version: "varchar",
-  device_type: "varchar",
-  device_brand: "varchar",
-  logged_at: "varchar",
-  local_day: "varchar",
-  terms_accepted: "integer",
-  marketing_opt_in: "integer",
-  terms_version: "varchar",
-  marketing_version: "varchar",
-  voucher_id: "integer",
-};
-const COUNTER_TYPES: Record<CounterKey, PgType> = { location_id: "integer", day: "varchar", login_type: "varchar", hour: "integer" };
-const LOGIN_COLUMNS = Object.keys(LOGIN_TYPES) as (keyof LoginRowValues)[];
-const COUNTER_KEYS = Object.keys(COUNTER_TYPES) as CounterKey[];
-const GUEST_KEY = ["account_id", "social_network", "network_user_id"] as const;
-const FIRST_HERE = ["location_id", "campaign_id", "first_login_at"] as const;
-
-/**
- * The SQLite login's own inserts, built once per database (prepared-query.ts) instead of by Kysely
- * at every login: the login row without RETURNING (SQLite copies a returned row to a temporary table
- * first; its id is the insert's rowid), the guest's first login at the location, its MAC.
- */
-const loginInsert = new PreparedQuery([...LOGIN_COLUMNS, "guest_id"], (db, p) => db.insertInto("logins").values(p));
-const guestLocationInsert = new PreparedQuery(["guest_id", "location_id", "campaign_id", "first_login_at"], (db, p) =>
-  db.insertInto("guest_locations").values(p).onConflict((oc) => oc.columns(["guest_id", "location_id"]).doNothing()),
-);
-const guestMacUpsert = new PreparedQuery(["account_id", "client_mac", "guest_id", "last_login_at"], (db, p) =>
-  db
-    .insertInto("guest_macs")
-    .values(p)
-    .onConflict((oc) => oc.columns(["account_id", "client_mac"]).doUpdateSet({ guest_id: p.guest_id, last_login_at: p.last_login_at })),
-);
-
 async function writeInOneStatement(db: DB, plan: LoginPlan, input: LoginInput, webhooks: boolean): Promise<LoginIds> {
   const setCols = Object.keys(plan.guestSet);
   const companion = input.companion;
@@ -336,14 +307,14 @@ async function writeInOneStatement(db: DB, plan: LoginPlan, input: LoginInput, w
   return { guestId: Number(out.guest_id), loginId: Number(out.login_id) };
 }
 
-/** Login statements by shape; the shapes real logins take are few (the profile fields a login method gives). */
+/** PostgreSQL: the login's statements by shape. */
 const loginStatements = new Map<string, PreparedQuery<string>>();
-const MAX_LOGIN_SHAPES = 256;
 
 function loginStatement(setCols: string[], companion: LoginInput["companion"], webhooks: boolean): PreparedQuery<string> {
-  const shape = `${setCols.join(",")}|${companion?.shape ?? "-"}|${webhooks}`;
-  const known = loginStatements.get(shape);
-  if (known) return known;
+  return byShape(loginStatements, `${setCols.join(",")}|${companion?.shape ?? "-"}|${webhooks}`, () => newLoginStatement(setCols, companion, webhooks));
+}
+
+function newLoginStatement(setCols: string[], companion: LoginInput["companion"], webhooks: boolean): PreparedQuery<string> {
   const companionKeys = companion ? Object.keys(companion.values) : [];
   const keys = [
     "now",
@@ -356,12 +327,9 @@ function loginStatement(setCols: string[], companion: LoginInput["companion"], w
     ...companionKeys.map((k) => `x_${k}`),
     ...(webhooks ? EVENT_CTE_KEYS : []),
   ];
-  const statement = new PreparedQuery<string>(keys, (db, p) => ({
+  return new PreparedQuery<string>(keys, (db, p) => ({
     compile: () => loginStatementSql(db, p, setCols, companion && { cte: companion.cte, keys: companionKeys }, webhooks).compile(db),
   }));
-  if (loginStatements.size >= MAX_LOGIN_SHAPES) loginStatements.clear();
-  loginStatements.set(shape, statement);
-  return statement;
 }
 
 function loginStatementSql(

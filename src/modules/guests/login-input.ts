@@ -129,6 +129,38 @@ export const LOGIN_COUNTERS = [
 
 export type CounterKey = (typeof LOGIN_COUNTERS)[number]["keys"][number];
 
+/**
+ * The plan's columns and their PostgreSQL types (its one-statement login casts every parameter):
+ * the login row's, the counters' keys, the guest's key and its first login at a location.
+ */
+export type PgType = "integer" | "varchar";
+export const LOGIN_TYPES: Record<keyof LoginRowValues, PgType> = {
+  account_id: "integer",
+  location_id: "integer",
+  campaign_id: "integer",
+  device_id: "integer",
+  login_type: "varchar",
+  client_mac: "varchar",
+  user_agent: "varchar",
+  browser_name: "varchar",
+  os_name: "varchar",
+  os_version: "varchar",
+  device_type: "varchar",
+  device_brand: "varchar",
+  logged_at: "varchar",
+  local_day: "varchar",
+  terms_accepted: "integer",
+  marketing_opt_in: "integer",
+  terms_version: "varchar",
+  marketing_version: "varchar",
+  voucher_id: "integer",
+};
+export const COUNTER_TYPES: Record<CounterKey, PgType> = { location_id: "integer", day: "varchar", login_type: "varchar", hour: "integer" };
+export const LOGIN_COLUMNS = Object.keys(LOGIN_TYPES) as (keyof LoginRowValues)[];
+export const COUNTER_KEYS = Object.keys(COUNTER_TYPES) as CounterKey[];
+export const GUEST_KEY = ["account_id", "social_network", "network_user_id"] as const;
+export const FIRST_HERE = ["location_id", "campaign_id", "first_login_at"] as const;
+
 export interface LoginPlan {
   at: Date;
   now: string;
