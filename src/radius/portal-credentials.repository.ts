@@ -11,8 +11,14 @@ import { PreparedQuery } from "../db/prepared-query.js";
 /** A stored credential. */
 type StoredCredential = Selectable<PortalCredentialsTable>;
 
+/** Every column a credential is stored with (voucher_id null but for a voucher's login). */
+const CREDENTIAL_COLUMNS = ["username", "password", "guest_id", "location_id", "device_id", "client_mac", "created_at", "expires_at", "used_at", "voucher_id"] as const;
+
 export function portalCredentialQueries() {
   const q = {
+    // Every SQLite portal login stores one, in its batch's transaction: built once, not by Kysely
+    // at each login (about 55 of a login's 950 µs of CPU went to building and preparing it).
+    insertCredential: new PreparedQuery(CREDENTIAL_COLUMNS, (db, p) => db.insertInto("portal_credentials").values(p)),
     findCredential: new PreparedQuery(["username"], (db, p) => db.selectFrom("portal_credentials").selectAll().where("username", "=", p.username)),
     consumeCredential: new PreparedQuery(["id", "now"], (db, p) =>
       db.updateTable("portal_credentials").set({ used_at: p.now }).where("id", "=", p.id).where("used_at", "is", null).where("expires_at", ">", p.now),
@@ -21,7 +27,7 @@ export function portalCredentialQueries() {
 
   return {
     async insertCredential(db: DB, values: Insertable<PortalCredentialsTable>): Promise<void> {
-      await db.insertInto("portal_credentials").values(values).execute();
+      await q.insertCredential.run(db, { ...values, device_id: values.device_id ?? null, used_at: values.used_at ?? null, voucher_id: values.voucher_id ?? null });
     },
 
     /**
