@@ -24,8 +24,10 @@
  * machine; CPU per operation carries over), BENCH_CAPACITY_FIRST_VISITS (1: no visit of today
  * counted before the run), BENCH_CAPACITY_WARM (1, the default: every guest's session reports once,
  * as fast as it is answered, before the measured run, so the service has been up for an interval as
- * it is for most of a day; 0: the run is the first interval after a restart), BENCH_POSTGRES_URL,
- * BENCH_CPU_PROF_DIR.
+ * it is for most of a day; 0: the run is the first interval after a restart), BENCH_CAPACITY_SPLIT
+ * (0, the default: one instance serves everything; 1: two instances on the database, one
+ * `--no-radius` for HTTP and one `--radius-only`, their CPU and memory summed and each one's event
+ * loop printed), BENCH_POSTGRES_URL, BENCH_CPU_PROF_DIR.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
@@ -34,7 +36,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { type CapacityOptions, type CapacityTargetInfo, CAPACITY_SECRET, guestMac } from "./support/capacity-target.js";
+import { type CapacityOptions, type CapacityTargetInfo, CAPACITY_SECRET, guestMac, radiusFile } from "./support/capacity-target.js";
 import { cpuMicros } from "./support/load.js";
 import { HttpPath, type PathStats, RadiusPath, Schedule, interimRequest, macAuthRequest, p99ByWindow, percentile } from "./support/open-loop.js";
 import { startTarget } from "./support/target.js";
@@ -73,6 +75,8 @@ const VISITS_COUNTED = process.env.BENCH_CAPACITY_FIRST_VISITS !== "1";
  * seventh session).
  */
 const WARM = process.env.BENCH_CAPACITY_WARM !== "0";
+/** BENCH_CAPACITY_SPLIT=1: RADIUS in an instance of its own, HTTP in another (docs/operations.md's advice for a peak). */
+const SPLIT = process.env.BENCH_CAPACITY_SPLIT === "1";
 const MODES = (process.env.BENCH_CAPACITY_MODES ?? "stadium,spread,flood").split(",") as ("stadium" | "spread" | "flood")[];
 const DIALECTS = (process.env.BENCH_CAPACITY_DIALECTS ?? "sqlite,postgres").split(",");
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -231,10 +235,10 @@ function printPath(s: PathStats, targetMs: number | undefined): boolean {
  * prints how fast they were answered and what they cost: the interval after a restart, when every
  * session is new to the service. Stops when all are answered or nothing was answered for 5 s.
  */
-async function warmSessions(port: number, pid: number, pgWatch: PgWatch | undefined, build: (id: number, n: number) => Buffer): Promise<void> {
+async function warmSessions(port: number, serviceCpu: () => number, pgWatch: PgWatch | undefined, build: (id: number, n: number) => Buffer): Promise<void> {
   const IN_FLIGHT = 256;
   const path = new RadiusPath("warm-up", port, 5, 8);
-  const cpuBefore = cpuMicros(pid) ?? 0;
+  const cpuBefore = serviceCpu();
   const pgBefore = pgWatch?.cpuUs() ?? 0;
   const started = performance.now();
   let n = 0;
@@ -263,7 +267,7 @@ async function warmSessions(port: number, pid: number, pgWatch: PgWatch | undefi
   const pg = pgWatch ? `, PostgreSQL backends ${fmt((pgWatch.cpuUs() - pgBefore) / each)} us` : "";
   console.log(
     `  warm-up (the first interval after a restart, closed loop, ${IN_FLIGHT} in flight): ${answered.toLocaleString("en")} of ${GUESTS.toLocaleString("en")} sessions' ` +
-      `Interim-Updates answered in ${fmt(seconds, 0)} s, ${fmt(answered / seconds, 0)}/s, service ${fmt(((cpuMicros(pid) ?? 0) - cpuBefore) / each)} us CPU per packet${pg}`,
+      `Interim-Updates answered in ${fmt(seconds, 0)} s, ${fmt(answered / seconds, 0)}/s, service ${fmt((serviceCpu() - cpuBefore) / each)} us CPU per packet${pg}`,
   );
 }
 
@@ -283,6 +287,7 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     logFile: join(tmpdir(), `guestwifi-capacity-${tag}.log`),
     eluFile: join(tmpdir(), `guestwifi-capacity-${tag}.elu`),
     visitsCounted: VISITS_COUNTED,
+    split: SPLIT,
   };
   const url = dialect === "sqlite" ? `sqlite:${file}` : PG_URL;
   // The service's connections find the schema by PGOPTIONS and name themselves for pg_stat_activity.
@@ -293,10 +298,14 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
   });
   const paths: { stats: PathStats; targetMs?: number }[] = [];
   const opened: { close(): void }[] = [];
+  // The service's processes: one, or with SPLIT the HTTP instance and the RADIUS one.
+  const pids = [target.pid, ...(target.info.radiusPid ? [target.info.radiusPid] : [])];
+  const serviceCpu = () => pids.reduce((sum, pid) => sum + (cpuMicros(pid) ?? 0), 0);
+  const serviceRss = () => pids.reduce((sum, pid) => sum + rssMb(pid), 0);
   try {
     const i = target.info;
     console.log(
-      `\n${dialect === "sqlite" ? "SQLite" : "PostgreSQL"}, ${mode}: ${GUESTS.toLocaleString("en")} guests online, ${i.aps.length} access points at ${i.locationIds.length} location(s), ` +
+      `\n${dialect === "sqlite" ? "SQLite" : "PostgreSQL"}, ${mode}${SPLIT ? ", two instances (HTTP --no-radius, RADIUS --radius-only)" : ""}: ${GUESTS.toLocaleString("en")} guests online, ${i.aps.length} access points at ${i.locationIds.length} location(s), ` +
         `${SECONDS} s (seeded in ${i.seedSeconds.toFixed(0)} s; ${VISITS_COUNTED ? "today's visits already counted" : "no visit counted yet: every guest's first packet writes one"})`,
     );
     const acct = new RadiusPath("interim accounting", i.acctPort, 5);
@@ -345,26 +354,26 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     const pgWatch = dialect === "postgres" ? new PgWatch(appName) : undefined;
     await pgWatch?.start();
     if (WARM && !flood) {
-      await warmSessions(i.acctPort, target.pid, pgWatch, (id, g) =>
+      await warmSessions(i.acctPort, serviceCpu, pgWatch, (id, g) =>
         interimRequest(id, CAPACITY_SECRET, apOf(g), guestMac(g), `cap-${g}`, { time: INTERVAL, input: 150_000 + g, output: 900_000 + g }),
       );
       pgWatch?.rebase();
     }
     const bytesBefore = await dbBytes(dialect, file, schema);
     // What the service spends doing nothing asked (its workers' polls, housekeeping): taken off per operation.
-    const idleFrom = cpuMicros(target.pid) ?? 0;
+    const idleFrom = serviceCpu();
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    const idleUsPerS = (((cpuMicros(target.pid) ?? 0) - idleFrom) / IDLE_MS) * 1000;
-    const cpuBefore = cpuMicros(target.pid) ?? 0;
-    const samples: Sample[] = [{ rssMb: rssMb(target.pid), cpuUs: cpuBefore }];
-    const sampler = setInterval(() => samples.push({ rssMb: rssMb(target.pid), cpuUs: cpuMicros(target.pid) ?? 0 }), 1000);
+    const idleUsPerS = ((serviceCpu() - idleFrom) / IDLE_MS) * 1000;
+    const cpuBefore = serviceCpu();
+    const samples: Sample[] = [{ rssMb: serviceRss(), cpuUs: cpuBefore }];
+    const sampler = setInterval(() => samples.push({ rssMb: serviceRss(), cpuUs: serviceCpu() }), 1000);
     const t0 = performance.now();
     const t0Wall = Date.now();
     for (const s of schedules) s.start(t0);
     await new Promise((r) => setTimeout(r, SECONDS * 1000 + GRACE_MS));
     clearInterval(sampler);
     for (const s of schedules) s.stop();
-    const cpuUs = (cpuMicros(target.pid) ?? 0) - cpuBefore;
+    const cpuUs = serviceCpu() - cpuBefore;
     const busyUs = Math.max(0, cpuUs - idleUsPerS * (SECONDS + GRACE_MS / 1000));
     await pgWatch?.stop();
     const bytesAfter = await dbBytes(dialect, file, schema);
@@ -389,14 +398,19 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     );
     const busy = eventLoopBusy(opts.eluFile, t0Wall);
     if (busy.length > 0) {
-      console.log(`  service event loop busy by ${WINDOW_S} s from the start: ${busy.map((b) => fmt(b * 100, 0)).join(", ")} % (its one JavaScript thread: near 100 %, it is what every path waits for)`);
+      const whose = SPLIT ? "HTTP instance's" : "service";
+      console.log(`  ${whose} event loop busy by ${WINDOW_S} s from the start: ${busy.map((b) => fmt(b * 100, 0)).join(", ")} % (its one JavaScript thread: near 100 %, it is what every path waits for)`);
     }
+    const radiusBusy = SPLIT ? eventLoopBusy(radiusFile(opts.eluFile), t0Wall) : [];
+    if (radiusBusy.length > 0) console.log(`  RADIUS instance's event loop busy by ${WINDOW_S} s from the start: ${radiusBusy.map((b) => fmt(b * 100, 0)).join(", ")} %`);
     // Whether memory levels off under the load, or keeps growing: the RSS at each quarter of the
     // run, and its change over the second half.
     const at = (f: number) => rss[Math.min(rss.length - 1, Math.round(f * (rss.length - 1)))];
     console.log(`  RSS at each quarter: ${[0.25, 0.5, 0.75, 1].map((f) => fmt(at(f), 0)).join(", ")} MB; second half ${at(1) - at(0.5) >= 0 ? "+" : ""}${fmt(at(1) - at(0.5), 0)} MB`);
     const heap = heapByQuarter(opts.eluFile, t0Wall);
-    if (heap.length > 0) console.log(`  V8 heap in use at each quarter: ${heap.map((h) => fmt(h, 0)).join(", ")} MB (the rest of RSS: memory not yet given back, buffers, native)`);
+    if (heap.length > 0) console.log(`  V8 heap in use at each quarter${SPLIT ? " (HTTP instance)" : ""}: ${heap.map((h) => fmt(h, 0)).join(", ")} MB (the rest of RSS: memory not yet given back, buffers, native)`);
+    const radiusHeap = SPLIT ? heapByQuarter(radiusFile(opts.eluFile), t0Wall) : [];
+    if (radiusHeap.length > 0) console.log(`  V8 heap in use at each quarter (RADIUS instance): ${radiusHeap.map((h) => fmt(h, 0)).join(", ")} MB`);
     if (pgWatch) {
       const pgCpu = pgWatch.cpuUs();
       console.log(`  PostgreSQL backends: ${fmt((pgCpu / 1e6 / SECONDS) * 100, 0)}% of one core, ${fmt(pgCpu / Math.max(1, answered))} us CPU per answered operation`);
@@ -406,6 +420,7 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     const perDay = ((bytesAfter - bytesBefore) / SECONDS) * 86_400;
     console.log(`  database: ${fmt(bytesBefore / 1e6, 0)} MB before, ${fmt(bytesAfter / 1e6, 0)} MB after; growth at this load ${fmt(perDay / 1e9, 2)} GB per day`);
     printLog(opts.logFile);
+    if (SPLIT) printLog(radiusFile(opts.logFile));
     if (flood) {
       const s = mac.stats;
       console.log(`  flood: ${fmt((100 * s.answered) / Math.max(1, s.sent), 0)}% answered (${fmt(s.answered / SECONDS, 0)}/s of ${RATES.flood}/s offered)`);
@@ -415,8 +430,7 @@ async function runOne(dialect: string, mode: "stadium" | "spread" | "flood"): Pr
     await target.stop();
     await receiver.close();
     for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
-    rmSync(opts.logFile, { force: true });
-    rmSync(opts.eluFile, { force: true });
+    for (const f of [opts.logFile, opts.eluFile]) for (const g of [f, radiusFile(f)]) rmSync(g, { force: true });
   }
 }
 

@@ -10,7 +10,15 @@
  * (and, with `visitsCounted`, today's visit counted)
  * on one access point, and a webhook on session and login events. Prints one line of JSON when ready;
  * stops on SIGTERM (dropping the PostgreSQL schema).
+ *
+ * With `split`, the service runs as two instances on the database, as docs/operations.md suggests
+ * for a venue's peak: this process serves HTTP (`guestwifi serve --no-radius`) and starts a child
+ * that serves RADIUS (`--radius-only`): `tsx bench/support/capacity-target.ts --radius-only
+ * <databaseUrl> <httpPort> <json options>`, which prints its ports as one line of JSON and stops on
+ * SIGTERM.
  */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createHash, randomBytes } from "node:crypto";
@@ -56,6 +64,8 @@ export interface CapacityOptions {
    * (200,000 first visits within the run, as the runs before 2026-11-28's fifth session measured).
    */
   visitsCounted: boolean;
+  /** RADIUS in an instance (process) of its own, HTTP in this one. */
+  split: boolean;
 }
 
 export interface CapacityTargetInfo {
@@ -71,6 +81,8 @@ export interface CapacityTargetInfo {
   aps: string[];
   clients: { cookie: string; state: string }[];
   seedSeconds: number;
+  /** With `split`: the RADIUS instance's process (its CPU and memory count with this one's). */
+  radiusPid?: number;
 }
 
 /** Guest i's client MAC, in the dashed form gateways send. */
@@ -206,26 +218,10 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
   await seedDb.destroy();
 
   const port = await freePort();
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: "warn",
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATABASE_URL: databaseUrl,
-    RADIUS_ENABLED: "true",
-    RADIUS_HOST: "127.0.0.1",
-    RADIUS_AUTH_PORT: "0",
-    RADIUS_ACCT_PORT: "0",
-    PORTAL_SECRET: "capacity-portal-secret-0123456789",
-    COOVA_UAM_SECRET: UAM_SECRET,
-    // Each bench client logs in far more often than a guest would; the limiter is not what is measured.
-    PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000000",
-    WEBHOOK_ALLOW_PRIVATE: "true",
-    WEBHOOK_POLL_MS: "200",
-  });
+  const config = serviceConfig(databaseUrl, port);
   // PostgreSQL: the service's connections find the bench schema through PGOPTIONS (set by the bench).
-  const service = await startService(config, { logger: { level: "warn", stream: pino.destination({ dest: opts.logFile, sync: false }) } });
+  const service = await startService(config, { logger: serviceLog(opts.logFile), radius: !opts.split });
+  const radiusInstance = opts.split ? await startRadiusInstance(databaseUrl, port, opts) : undefined;
   const api = async (url: string, payload: Record<string, unknown>) => {
     const res = await service.app.inject({ method: "POST", url: `/api/${url}`, payload: { identifier, ...payload } });
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.body}`);
@@ -250,8 +246,8 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
   }
   const info: CapacityTargetInfo = {
     port,
-    authPort: service.radius!.authPort,
-    acctPort: service.radius!.acctPort,
+    authPort: radiusInstance?.authPort ?? service.radius!.authPort,
+    acctPort: radiusInstance?.acctPort ?? service.radius!.acctPort,
     identifier,
     cookie,
     slug,
@@ -259,19 +255,14 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
     aps: devices.map((d) => d.mac_address.replace(/:/g, "-").toUpperCase()),
     clients,
     seedSeconds: (Date.now() - started) / 1000,
+    radiusPid: radiusInstance?.pid,
   };
   ready(info);
-  let elu = performance.eventLoopUtilization();
-  const eluTimer = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    // The second's event-loop utilisation, and the V8 heap in use (MB): RSS alone does not tell live objects from memory not yet given back.
-    const heapMb = process.memoryUsage().heapUsed / 1048576;
-    appendFileSync(opts.eluFile, `${Date.now()} ${performance.eventLoopUtilization(now, elu).utilization.toFixed(4)} ${heapMb.toFixed(1)}\n`);
-    elu = now;
-  }, 1000);
+  const eluTimer = sampleEventLoop(opts.eluFile);
   process.once("SIGTERM", () => {
     clearInterval(eluTimer);
     void (async () => {
+      await radiusInstance?.stop();
       await service.stop();
       if (schema) await dropTargetDatabase(await openTargetDatabase(databaseUrl, undefined), schema).catch(() => undefined);
       process.exit(0);
@@ -279,8 +270,92 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
   });
 }
 
+/** The service's settings, HTTP on `port` (the RADIUS instance of a split run listens on none, but has the same PUBLIC_URL). */
+function serviceConfig(databaseUrl: string, port: number) {
+  return loadConfig({
+    ...process.env,
+    LOG_LEVEL: "warn",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: databaseUrl,
+    RADIUS_ENABLED: "true",
+    RADIUS_HOST: "127.0.0.1",
+    RADIUS_AUTH_PORT: "0",
+    RADIUS_ACCT_PORT: "0",
+    PORTAL_SECRET: "capacity-portal-secret-0123456789",
+    COOVA_UAM_SECRET: UAM_SECRET,
+    // Each bench client logs in far more often than a guest would; the limiter is not what is measured.
+    PORTAL_LOGIN_RATE_LIMIT_PER_MINUTE: "1000000",
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    WEBHOOK_POLL_MS: "200",
+  });
+}
+
+const serviceLog = (file: string) => ({ level: "warn" as const, stream: pino.destination({ dest: file, sync: false }) });
+
+/**
+ * Writes, once a second, the second's event-loop utilisation and the V8 heap in use (MB) to `file`:
+ * RSS alone does not tell live objects from memory not yet given back.
+ */
+function sampleEventLoop(file: string): NodeJS.Timeout {
+  let elu = performance.eventLoopUtilization();
+  return setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const heapMb = process.memoryUsage().heapUsed / 1048576;
+    appendFileSync(file, `${Date.now()} ${performance.eventLoopUtilization(now, elu).utilization.toFixed(4)} ${heapMb.toFixed(1)}\n`);
+    elu = now;
+  }, 1000);
+}
+
+/** The RADIUS instance's samples and log beside this one's (`<file>.radius`). */
+export const radiusFile = (file: string) => `${file}.radius`;
+
+/**
+ * A split run's RADIUS instance: this file again with --radius-only, on the same database (the
+ * PostgreSQL schema through the PGOPTIONS it inherits), under this process's Node options (a CPU
+ * profile too). Resolves with its ports once it listens.
+ */
+async function startRadiusInstance(databaseUrl: string, httpPort: number, opts: CapacityOptions) {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--radius-only", databaseUrl, String(httpPort), JSON.stringify(opts)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const ports = await new Promise<{ authPort: number; acctPort: number }>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line) as { authPort: number; acctPort: number }));
+    child.once("exit", (code) => reject(new Error(`the RADIUS instance exited with ${code}`)));
+  });
+  return {
+    ...ports,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** The RADIUS instance of a split run: `guestwifi serve --radius-only` on the seeded database. */
+async function radiusOnly(databaseUrl: string, httpPort: number, opts: CapacityOptions): Promise<void> {
+  const service = await startService(serviceConfig(databaseUrl, httpPort), { logger: serviceLog(radiusFile(opts.logFile)), http: false, radius: true });
+  console.log(JSON.stringify({ authPort: service.radius!.authPort, acctPort: service.radius!.acctPort }));
+  const eluTimer = sampleEventLoop(radiusFile(opts.eluFile));
+  // Not left behind should the HTTP instance be killed without a chance to stop it.
+  setInterval(() => {
+    if (process.ppid === 1) process.kill(process.pid, "SIGTERM");
+  }, 1000).unref();
+  process.once("SIGTERM", () => {
+    clearInterval(eluTimer);
+    void service.stop().then(() => process.exit(0));
+  });
+}
+
 // The benchmark imports this file for its names; only the target process runs it.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [databaseUrl, schema, json] = process.argv.slice(2);
-  await main(databaseUrl, schema || undefined, JSON.parse(json) as CapacityOptions);
+  if (process.argv[2] === "--radius-only") await radiusOnly(process.argv[3], Number(process.argv[4]), JSON.parse(process.argv[5]) as CapacityOptions);
+  else {
+    const [databaseUrl, schema, json] = process.argv.slice(2);
+    await main(databaseUrl, schema || undefined, JSON.parse(json) as CapacityOptions);
+  }
 }
