@@ -75,7 +75,7 @@ const VISITS_COUNTED = process.env.BENCH_CAPACITY_FIRST_VISITS !== "1";
  * seventh session).
  */
 const WARM = process.env.BENCH_CAPACITY_WARM !== "0";
-/** BENCH_CAPACITY_SPLIT=1: RADIUS in an instance of its own, HTTP in another (docs/operations.md's advice for a peak). */
+/** BENCH_CAPACITY_SPLIT=1: RADIUS in an instance of its own, HTTP in another (docs/operations.md measures both shapes). */
 const SPLIT = process.env.BENCH_CAPACITY_SPLIT === "1";
 const MODES = (process.env.BENCH_CAPACITY_MODES ?? "stadium,spread,flood").split(",") as ("stadium" | "spread" | "flood")[];
 const DIALECTS = (process.env.BENCH_CAPACITY_DIALECTS ?? "sqlite,postgres").split(",");

@@ -11,8 +11,8 @@
  * on one access point, and a webhook on session and login events. Prints one line of JSON when ready;
  * stops on SIGTERM (dropping the PostgreSQL schema).
  *
- * With `split`, the service runs as two instances on the database, as docs/operations.md suggests
- * for a venue's peak: this process serves HTTP (`guestwifi serve --no-radius`) and starts a child
+ * With `split`, the service runs as two instances on the database (docs/operations.md, "RADIUS in
+ * an instance of its own, measured"): this process serves HTTP (`guestwifi serve --no-radius`) and starts a child
  * that serves RADIUS (`--radius-only`): `tsx bench/support/capacity-target.ts --radius-only
  * <databaseUrl> <httpPort> <json options>`, which prints its ports as one line of JSON and stops on
  * SIGTERM.
@@ -341,9 +341,11 @@ async function radiusOnly(databaseUrl: string, httpPort: number, opts: CapacityO
   const service = await startService(serviceConfig(databaseUrl, httpPort), { logger: serviceLog(radiusFile(opts.logFile)), http: false, radius: true });
   console.log(JSON.stringify({ authPort: service.radius!.authPort, acctPort: service.radius!.acctPort }));
   const eluTimer = sampleEventLoop(radiusFile(opts.eluFile));
-  // Not left behind should the HTTP instance be killed without a chance to stop it.
+  // Not left behind should the HTTP instance be killed without a chance to stop it (this process
+  // is then adopted: its parent changes).
+  const parent = process.ppid;
   setInterval(() => {
-    if (process.ppid === 1) process.kill(process.pid, "SIGTERM");
+    if (process.ppid !== parent) process.kill(process.pid, "SIGTERM");
   }, 1000).unref();
   process.once("SIGTERM", () => {
     clearInterval(eluTimer);
