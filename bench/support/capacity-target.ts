@@ -17,8 +17,6 @@
  * <databaseUrl> <httpPort> <json options>`, which prints its ports as one line of JSON and stops on
  * SIGTERM.
  */
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createHash, randomBytes } from "node:crypto";
@@ -34,6 +32,7 @@ import { createAccount } from "../../src/modules/accounts/accounts.service.js";
 import { createRepositories } from "../../src/modules/context.js";
 import { localDay } from "../../src/modules/guests/local-day.js";
 import { startService } from "../../src/server.js";
+import { type Target, startTarget } from "./target.js";
 import { dropTargetDatabase, openTargetDatabase, ready } from "./target-process.js";
 
 export const CAPACITY_SECRET = "capacity-secret-7c1e";
@@ -246,8 +245,8 @@ async function main(databaseUrl: string, schema: string | undefined, opts: Capac
   }
   const info: CapacityTargetInfo = {
     port,
-    authPort: radiusInstance?.authPort ?? service.radius!.authPort,
-    acctPort: radiusInstance?.acctPort ?? service.radius!.acctPort,
+    authPort: radiusInstance?.info.authPort ?? service.radius!.authPort,
+    acctPort: radiusInstance?.info.acctPort ?? service.radius!.acctPort,
     identifier,
     cookie,
     slug,
@@ -312,34 +311,20 @@ function sampleEventLoop(file: string): NodeJS.Timeout {
 export const radiusFile = (file: string) => `${file}.radius`;
 
 /**
- * A split run's RADIUS instance: this file again with --radius-only, on the same database (the
- * PostgreSQL schema through the PGOPTIONS it inherits), under this process's Node options (a CPU
- * profile too). Resolves with its ports once it listens.
+ * A split run's RADIUS instance: this file again with --radius-only (startTarget, as the bench
+ * starts this one), on the same database (the PostgreSQL schema through the PGOPTIONS it inherits),
+ * under this process's Node options but the loader startTarget adds (a CPU profile too). Resolves
+ * with its ports once it listens.
  */
-async function startRadiusInstance(databaseUrl: string, httpPort: number, opts: CapacityOptions) {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--radius-only", databaseUrl, String(httpPort), JSON.stringify(opts)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const ports = await new Promise<{ authPort: number; acctPort: number }>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line) as { authPort: number; acctPort: number }));
-    child.once("exit", (code) => reject(new Error(`the RADIUS instance exited with ${code}`)));
-  });
-  return {
-    ...ports,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+function startRadiusInstance(databaseUrl: string, httpPort: number, opts: CapacityOptions): Promise<Target<{ authPort: number; acctPort: number }>> {
+  const nodeArgs = process.execArgv.filter((a, i, all) => !(a === "--import" && all[i + 1] === "tsx") && !(a === "tsx" && all[i - 1] === "--import"));
+  return startTarget(fileURLToPath(import.meta.url), ["--radius-only", databaseUrl, String(httpPort), JSON.stringify(opts)], 60_000, nodeArgs);
 }
 
 /** The RADIUS instance of a split run: `guestwifi serve --radius-only` on the seeded database. */
 async function radiusOnly(databaseUrl: string, httpPort: number, opts: CapacityOptions): Promise<void> {
   const service = await startService(serviceConfig(databaseUrl, httpPort), { logger: serviceLog(radiusFile(opts.logFile)), http: false, radius: true });
-  console.log(JSON.stringify({ authPort: service.radius!.authPort, acctPort: service.radius!.acctPort }));
+  ready({ authPort: service.radius!.authPort, acctPort: service.radius!.acctPort });
   const eluTimer = sampleEventLoop(radiusFile(opts.eluFile));
   // Not left behind should the HTTP instance be killed without a chance to stop it (this process
   // is then adopted: its parent changes).
