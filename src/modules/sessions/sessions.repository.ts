@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { DB } from "../../db/database.js";
 import { dialectOf } from "../../db/dialect.js";
 import { NAMED_STATEMENT } from "../../db/postgres-pool.js";
-import { PreparedQuery } from "../../db/prepared-query.js";
+import { PreparedQuery, selectArrays } from "../../db/prepared-query.js";
 
 export interface LiveSessionRow {
   id: number;
@@ -22,6 +22,25 @@ export interface LiveSessionRow {
   input_octets: number | string;
   output_octets: number | string;
 }
+
+/** The columns of a LiveSessionRow, in the order listLive reads them. */
+const LIVE_COLUMNS = [
+  "s.id",
+  "s.location_id",
+  "s.guest_id",
+  "g.full_name as guest_name",
+  "g.email as guest_email",
+  "s.client_mac",
+  "s.framed_ip",
+  "s.device_id",
+  "d.name as device_name",
+  "d.mac_address as device_mac",
+  "s.started_at",
+  "s.updated_at",
+  "s.session_time",
+  "s.input_octets",
+  "s.output_octets",
+] as const;
 
 export interface OwnedSessionRow {
   id: number;
@@ -94,34 +113,38 @@ export function createSessionRepository() {
     /** Open sessions at these locations heard from since `heardSince`, by id after `afterId`. */
     async listLive(db: DB, locationIds: number[], heardSince: string, afterId: number, limit: number): Promise<LiveSessionRow[]> {
       if (locationIds.length === 0) return [];
-      return (await db
-        .selectFrom("radius_sessions as s")
-        .innerJoin("devices as d", "d.id", "s.device_id")
-        .leftJoin("guests as g", "g.id", "s.guest_id")
-        .select([
-          "s.id",
-          "s.location_id",
-          "s.guest_id",
-          "g.full_name as guest_name",
-          "g.email as guest_email",
-          "s.client_mac",
-          "s.framed_ip",
-          "s.device_id",
-          "d.name as device_name",
-          "d.mac_address as device_mac",
-          "s.started_at",
-          "s.updated_at",
-          "s.session_time",
-          "s.input_octets",
-          "s.output_octets",
-        ])
-        .where("s.location_id", "in", locationIds)
-        .where("s.stopped_at", "is", null)
-        .where("s.updated_at", ">=", heardSince)
-        .where("s.id", ">", afterId)
-        .orderBy("s.id")
-        .limit(limit)
-        .execute()) as LiveSessionRow[];
+      // Read as arrays (a page is up to 5,000 rows; see selectArrays), in the order of LIVE_COLUMNS.
+      const rows = await selectArrays(
+        db,
+        db
+          .selectFrom("radius_sessions as s")
+          .innerJoin("devices as d", "d.id", "s.device_id")
+          .leftJoin("guests as g", "g.id", "s.guest_id")
+          .select(LIVE_COLUMNS)
+          .where("s.location_id", "in", locationIds)
+          .where("s.stopped_at", "is", null)
+          .where("s.updated_at", ">=", heardSince)
+          .where("s.id", ">", afterId)
+          .orderBy("s.id")
+          .limit(limit),
+      );
+      return rows.map((r) => ({
+        id: r[0] as number,
+        location_id: r[1] as number,
+        guest_id: r[2] as number | null,
+        guest_name: r[3] as string | null,
+        guest_email: r[4] as string | null,
+        client_mac: r[5] as string,
+        framed_ip: r[6] as string | null,
+        device_id: r[7] as number,
+        device_name: r[8] as string,
+        device_mac: r[9] as string,
+        started_at: r[10] as string,
+        updated_at: r[11] as string,
+        session_time: r[12] as number | string,
+        input_octets: r[13] as number | string,
+        output_octets: r[14] as number | string,
+      }));
     },
 
     /**

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { toDbDatetime } from "../../../src/db/time.js";
+import { LIVE_SESSION_CHUNK } from "../../../src/modules/sessions/sessions.service.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { radclient } from "../../radius/radclient.js";
 import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, randomMac } from "../../radius/radius-fixtures.js";
@@ -124,6 +125,70 @@ for (const dialect of DIALECTS) {
         [...here, there].some((s) => s.id === r.acct_session_id),
       );
       for (const r of ids) assert.ok(all.includes(r.id), `session ${r.acct_session_id} is on a page`);
+    });
+
+    it("answers pages larger than a chunk read whole, in order, with the next page's cursor exactly when there is one", async () => {
+      // A location of its own with 2 * LIVE_SESSION_CHUNK sessions, written straight to the table.
+      const where = await makeLocation(t);
+      const device = await makeDevice(t, where);
+      const count = 2 * LIVE_SESSION_CHUNK;
+      const now = toDbDatetime(new Date());
+      await t.db
+        .insertInto("radius_sessions")
+        .values(
+          Array.from({ length: count }, (_, i) => ({
+            device_id: device.id,
+            guest_id: null,
+            location_id: where,
+            acct_session_id: `bulk-${dialect}-${i}`,
+            username: `bulk-${i}`,
+            client_mac: "02:00:00:00:00:01",
+            started_at: now,
+            updated_at: now,
+            stopped_at: null,
+            session_time: i,
+            input_octets: 2 ** 33 + i,
+            output_octets: i,
+            terminate_cause: null,
+            framed_ip: `10.9.${i >> 8}.${i & 255}`,
+            nas_ip: null,
+          })),
+        )
+        .execute();
+      const page = async (limit: number, after = 0) => {
+        const res = await list({ location_ids: String(where), limit, after_session_id: after });
+        assert.equal(res.statusCode, 200, JSON.stringify(res.body));
+        return res.body as { data: { session_id: number; duration: number; bytes_in: number; ip_address: string; social_user_id: number; guest_name: string }[]; next_after_session_id: number | null };
+      };
+      const whole = await page(5000);
+      assert.equal(whole.data.length, count);
+      assert.equal(whole.next_after_session_id, null);
+      const ids = whole.data.map((e) => e.session_id);
+      assert.deepEqual(ids, [...ids].sort((a, b) => a - b), "in session order across chunks");
+      assert.equal(new Set(ids).size, count, "no session twice");
+      assert.deepEqual(
+        whole.data.map((e) => e.duration),
+        Array.from({ length: count }, (_, i) => i),
+        "each chunk's records in place",
+      );
+      assert.deepEqual([whole.data[count - 1].bytes_in, whole.data[count - 1].ip_address], [2 ** 33 + count - 1, `10.9.${(count - 1) >> 8}.${(count - 1) & 255}`]);
+      assert.deepEqual([whole.data[0].social_user_id, whole.data[0].guest_name], [0, ""]);
+      // Page sizes at, around and past the chunk: the pages put together are the whole list, and
+      // only the last one has no cursor (no empty page after a page that ends on a chunk's edge).
+      for (const limit of [LIVE_SESSION_CHUNK - 1, LIVE_SESSION_CHUNK, LIVE_SESSION_CHUNK + 1, count - 1, count]) {
+        const seen: number[] = [];
+        let after = 0;
+        for (;;) {
+          const p = await page(limit, after);
+          assert.ok(p.data.length > 0 && p.data.length <= limit, `limit ${limit}: a page of ${p.data.length}`);
+          seen.push(...p.data.map((e) => e.session_id));
+          if (p.next_after_session_id === null) break;
+          assert.equal(p.data.length, limit, `limit ${limit}: a full page before the last`);
+          assert.equal(p.next_after_session_id, p.data[p.data.length - 1].session_id);
+          after = p.next_after_session_id;
+        }
+        assert.deepEqual(seen, ids, `limit ${limit}: the pages make the whole list`);
+      }
     });
 
     it("refuses another account's location and bad parameters in the API's error shape", async () => {
