@@ -22,8 +22,8 @@ export function sessionRoutes(api: ApiRouter<Ctx>): void {
     params: S.SessionListParams,
     refs: { location_ids: ownedLocation.list(S.MAX_SESSION_LOCATIONS) },
     response: S.SessionListResponse,
-    // Each chunk is serialised as it is read (its records have the schema's fields and types), so
-    // that a page of thousands never holds the event loop for its whole length.
+    // Each chunk is serialised as it is read (its records have the schema's fields and types): on
+    // SQLite, where the event loop runs between chunks, a page of thousands never holds it throughout.
     handler: async ({ ctx, config }, p, r) => {
       const parts: string[] = [];
       const { nextAfterId } = await listLiveSessions(

@@ -5,7 +5,6 @@
  * and the session no longer counts as online. Housekeeping closes such sessions later for good
  * (RADIUS_STALE_SESSION_HOURS); their counted totals stay as they were.
  */
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { toDbDatetime } from "../../db/time.js";
 import type { Config } from "../../config.js";
 import type { CoaOutcome, Ctx } from "../context.js";
@@ -40,38 +39,27 @@ export interface LiveSession {
 }
 
 /**
- * Sessions read per turn of the event loop. A page holds up to 5,000 sessions. Read, mapped and
- * answered at once, a page of 1,000 held the one thread for about 18 ms on SQLite (a synchronous
- * read), and every RADIUS packet that came meanwhile waited that long (docs/operations.md, "What
- * holds RADIUS back outside the burst"). In chunks, a packet waits for one chunk at most: about
- * 2 ms for 500 sessions read and serialised on SQLite here.
- */
-export const LIVE_SESSION_CHUNK = 500;
-
-/**
- * The page of live sessions after `afterId`, handed to `each` a chunk at a time in session order,
- * the event loop free between chunks. Answers the cursor of the next page (null on the last).
- * Chunks are separate reads, not one snapshot: a session that starts or stops meanwhile is on the
- * page or not, as it would be on the next page anyway.
+ * The page of live sessions after `afterId`, handed to `each` a chunk at a time in session order
+ * (see the repository's readLive: on SQLite the event loop runs between chunks). Answers the
+ * cursor of the next page (null on the last). Chunks are separate reads, not one snapshot: a
+ * session that starts or stops meanwhile is on the page or not, as it would be on the next page.
  */
 export async function listLiveSessions(ctx: Ctx, q: LiveSessionQuery, each: (chunk: LiveSession[]) => void): Promise<{ nextAfterId: number | null }> {
   const now = q.now ?? new Date();
   const heardSince = toDbDatetime(new Date(now.getTime() - LIVE_INTERVALS * q.interimIntervalSeconds * 1000));
-  const locationIds = q.locations.map((l) => l.id);
-  let after = q.afterId;
   let left = q.limit;
-  for (;;) {
-    // The last chunk takes one row past the page: it tells whether there is a next page.
-    const want = left <= LIVE_SESSION_CHUNK ? left + 1 : LIVE_SESSION_CHUNK;
-    const rows = await ctx.repos.sessions.listLive(ctx.db, locationIds, heardSince, after, want);
+  let lastId = 0;
+  let more = false;
+  // One row past the page tells whether there is a next page.
+  await ctx.repos.sessions.readLive(ctx.db, q.locations.map((l) => l.id), heardSince, q.afterId, q.limit + 1, (rows) => {
     const page = rows.length > left ? rows.slice(0, left) : rows;
-    if (page.length > 0) each(page.map(toLiveSession));
+    more ||= page.length < rows.length;
+    if (page.length === 0) return;
     left -= page.length;
-    if (rows.length < want) return { nextAfterId: null };
-    after = page[page.length - 1].id;
-    if (left === 0) return { nextAfterId: after };
-    await yieldToEventLoop();
-  }
+    lastId = page[page.length - 1].id;
+    each(page.map(toLiveSession));
+  });
+  return { nextAfterId: more ? lastId : null };
 }
 
 function toLiveSession(r: LiveSessionRow): LiveSession {

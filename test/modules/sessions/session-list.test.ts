@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { toDbDatetime } from "../../../src/db/time.js";
-import { LIVE_SESSION_CHUNK } from "../../../src/modules/sessions/sessions.service.js";
+import { LIVE_SESSION_CHUNK } from "../../../src/modules/sessions/sessions.repository.js";
 import { DIALECTS } from "../../helpers/db.js";
 import { radclient } from "../../radius/radclient.js";
 import { type RadiusEnv, createRadiusEnv, dashed, makeDevice, makeGuest, makeLocation, randomMac } from "../../radius/radius-fixtures.js";
