@@ -24,7 +24,7 @@ export interface LiveSessionRow {
   output_octets: number | string;
 }
 
-/** The columns of a LiveSessionRow, in the order listLive reads them. */
+/** The columns of a LiveSessionRow, in the order readLiveRows maps them. */
 const LIVE_COLUMNS = [
   "s.id",
   "s.location_id",

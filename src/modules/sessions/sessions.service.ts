@@ -5,12 +5,13 @@
  * and the session no longer counts as online. Housekeeping closes such sessions later for good
  * (RADIUS_STALE_SESSION_HOURS); their counted totals stay as they were.
  */
+import type { Static } from "@sinclair/typebox";
 import { toDbDatetime } from "../../db/time.js";
 import type { Config } from "../../config.js";
 import type { CoaOutcome, Ctx } from "../context.js";
 import type { LocationRow } from "../locations/locations.repository.js";
 import type { LiveSessionRow, OwnedSessionRow } from "./sessions.repository.js";
-import { LIVE_INTERVALS } from "./sessions.schemas.js";
+import { LIVE_INTERVALS, type LiveSession as LiveSessionSchema } from "./sessions.schemas.js";
 
 export interface LiveSessionQuery {
   locations: LocationRow[];
@@ -21,22 +22,7 @@ export interface LiveSessionQuery {
 }
 
 /** A live session as GET /api/session-list answers it. */
-export interface LiveSession {
-  session_id: number;
-  location_id: number;
-  social_user_id: number;
-  guest_name: string;
-  client_mac: string;
-  ip_address: string;
-  device_id: number;
-  device_name: string;
-  device_mac: string;
-  started_at: string;
-  last_update: string;
-  duration: number;
-  bytes_in: number;
-  bytes_out: number;
-}
+export type LiveSession = Static<typeof LiveSessionSchema>;
 
 /**
  * The page of live sessions after `afterId`, handed to `each` a chunk at a time in session order
